@@ -1,0 +1,258 @@
+package ask
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Parse decodes and validates AskUserQuestion input. On failure the error is
+// a *ValidationError listing every problem found, each with its path and fix.
+func Parse(data []byte) (Input, error) {
+	in, probs := decode(data)
+	probs = append(probs, notUnder(in.problems(), probs)...)
+	if len(probs) > 0 {
+		return in, &ValidationError{Problems: probs}
+	}
+	return in, nil
+}
+
+// Decode decodes AskUserQuestion input without validating limits. It is
+// tolerant of what models really send: "questions" given as a JSON-encoded
+// string, an option given as a plain string (its label), and a missing or
+// null "multiSelect" (false). Anything else off the schema is an error.
+func Decode(data []byte) (Input, error) {
+	in, probs := decode(data)
+	if len(probs) > 0 {
+		return in, &ValidationError{Problems: probs}
+	}
+	return in, nil
+}
+
+type decoder struct{ probs []Problem }
+
+func (d *decoder) add(path, format string, args ...any) {
+	d.probs = append(d.probs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func decode(data []byte) (Input, []Problem) {
+	var d decoder
+	var in Input
+	obj, ok := d.object("input", data, `an object {"questions": [...]}`)
+	if !ok {
+		return in, d.probs
+	}
+	for _, k := range sortedKeys(obj) {
+		if k != "questions" {
+			d.unknown("input", k, []string{"questions"})
+		}
+	}
+	raw, present := obj["questions"]
+	if !present {
+		d.add("questions", `is required: give 1 to 4 questions, e.g. {"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"..."},{"label":"SQLite","description":"..."}],"multiSelect":false}]}`)
+		return in, d.probs
+	}
+	in.Questions = d.questions(raw)
+	return in, d.probs
+}
+
+func (d *decoder) questions(raw json.RawMessage) []Question {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		// Some models send the array JSON-encoded inside a string.
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			raw = bytes.TrimSpace([]byte(s))
+		}
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || (len(raw) > 0 && raw[0] != '[') {
+		d.add("questions", "must be an array of question objects, got %s", describe(raw))
+		return nil
+	}
+	qs := make([]Question, 0, len(items))
+	for i, item := range items {
+		qs = append(qs, d.question(fmt.Sprintf("questions[%d]", i), item))
+	}
+	return qs
+}
+
+var questionFields = []string{"question", "header", "options", "multiSelect"}
+
+func (d *decoder) question(path string, raw json.RawMessage) Question {
+	var q Question
+	obj, ok := d.object(path, raw, `an object with "question", "header", "options" and "multiSelect"`)
+	if !ok {
+		return q
+	}
+	for _, k := range sortedKeys(obj) {
+		if !contains(questionFields, k) {
+			d.unknown(path, k, questionFields)
+		}
+	}
+	q.Question = d.str(path+".question", obj)
+	q.Header = d.str(path+".header", obj)
+	if v, ok := obj["multiSelect"]; ok && !isNull(v) {
+		if err := json.Unmarshal(v, &q.MultiSelect); err != nil {
+			d.add(path+".multiSelect", "must be true or false, got %s", describe(v))
+		}
+	}
+	v, ok := obj["options"]
+	if !ok || isNull(v) {
+		return q // reported by validation
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		d.add(path+".options", "must be an array of options, got %s", describe(v))
+		return q
+	}
+	for i, item := range items {
+		q.Options = append(q.Options, d.option(fmt.Sprintf("%s.options[%d]", path, i), item))
+	}
+	return q
+}
+
+var optionFields = []string{"label", "description"}
+
+func (d *decoder) option(path string, raw json.RawMessage) Option {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return Option{Label: strings.TrimSpace(s)}
+	}
+	obj, ok := d.object(path, raw, `an object {"label": "...", "description": "..."} or a string label`)
+	if !ok {
+		return Option{}
+	}
+	for _, k := range sortedKeys(obj) {
+		if !contains(optionFields, k) {
+			d.unknown(path, k, optionFields)
+		}
+	}
+	return Option{Label: d.str(path+".label", obj), Description: d.str(path+".description", obj)}
+}
+
+// object decodes raw as a JSON object, reporting what it got otherwise.
+func (d *decoder) object(path string, raw json.RawMessage, want string) (map[string]json.RawMessage, bool) {
+	var obj map[string]json.RawMessage
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		if path == "input" && len(raw) > 0 && !json.Valid(raw) {
+			d.add(path, "is not valid JSON: %s", jsonError(raw))
+			return nil, false
+		}
+		d.add(path, "must be %s, got %s", want, describe(raw))
+		return nil, false
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		d.add(path, "is not valid JSON: %s", jsonError(raw))
+		return nil, false
+	}
+	return obj, true
+}
+
+// str reads a string field; a missing or null field is "".
+func (d *decoder) str(path string, obj map[string]json.RawMessage) string {
+	field := path[strings.LastIndex(path, ".")+1:]
+	v, ok := obj[field]
+	if !ok || isNull(v) {
+		return "" // a missing required field is reported by validation
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		d.add(path, "must be a string, got %s", describe(v))
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+func (d *decoder) unknown(path, key string, known []string) {
+	hint := "remove it"
+	for _, k := range known {
+		if strings.EqualFold(strings.ReplaceAll(key, "_", ""), k) {
+			hint = fmt.Sprintf("did you mean %q?", k)
+		}
+	}
+	if path == "input" {
+		d.add(key, "is not a field of AskUserQuestion input; %s (fields: %s)", hint, strings.Join(known, ", "))
+		return
+	}
+	d.add(path+"."+key, "is not a field here; %s (fields: %s)", hint, strings.Join(known, ", "))
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// describe names the JSON type of raw for an error message.
+func describe(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func jsonError(raw []byte) string {
+	var v any
+	err := json.Unmarshal(raw, &v)
+	if se, ok := err.(*json.SyntaxError); ok {
+		line := 1 + bytes.Count(raw[:min(int(se.Offset), len(raw))], []byte("\n"))
+		return fmt.Sprintf("%v (line %d, byte %d)", se, line, se.Offset)
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "unexpected content"
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// notUnder drops the validation problems at or under a path the decoder
+// already reported, so one mistake is not reported twice.
+func notUnder(probs, decoded []Problem) []Problem {
+	var out []Problem
+	for _, p := range probs {
+		covered := false
+		for _, d := range decoded {
+			if p.Path == d.Path || strings.HasPrefix(p.Path, d.Path+".") || strings.HasPrefix(p.Path, d.Path+"[") ||
+				d.Path == "input" {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, p)
+		}
+	}
+	return out
+}

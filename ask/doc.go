@@ -1,0 +1,18 @@
+// Package ask is the question core of askuser: the AskUserQuestion input
+// types, their tolerant decoding and strict validation, the answer types,
+// the Frontend interface every way of asking implements, and the tool result
+// the answers become.
+//
+// Invariants:
+//   - The model-facing schema is Claude Code's AskUserQuestion, field for
+//     field (questions, question, header, options, label, description,
+//     multiSelect). The answers file, the JSON-lines protocol and the JSON
+//     result reuse these types; there is no second schema.
+//   - Every Answer carries its Source. Only a frontend that saw a person
+//     choose may set SourcePerson; the result text names every other source,
+//     so a model can always tell a person's choice from a machine's.
+//   - Text written by a model is passed through Display before a person sees
+//     it; text typed by a person is passed through CleanFreeText before a
+//     model sees it.
+//   - This package does no I/O of its own and imports no frontend.
+package ask

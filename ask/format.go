@@ -1,0 +1,149 @@
+package ask
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The opening and closing lines of the tool result. The standard pair is
+// used only when a person gave every answer.
+const (
+	headAllPerson  = "User answered the following questions:"
+	headSomePerson = "User answered some of the following questions; the others were answered as marked:"
+	headNoPerson   = "No person answered the following questions; they were answered as marked:"
+	tailAllPerson  = "Proceeding with user selections."
+	tailMachine    = `Proceeding with these selections. Treat the answers marked "Answered by" as defaults the user has not confirmed.`
+)
+
+// FormatResult renders answers as the tool result a model reads:
+//
+//	User answered the following questions:
+//
+//	1. Database (Which database should we use for this project?)
+//	   Selected: PostgreSQL
+//
+//	Proceeding with user selections.
+//
+// Free text given through "Other" is an "Other: <text>" line; a question
+// with neither is "Skipped: no option chosen and no text given". An answer
+// that did not come from a person gets an "Answered by:" line naming its
+// source, and the opening and closing lines say so; an answer given after
+// the run stopped waiting gets an "Answered later:" line.
+func FormatResult(answers []Answer) string {
+	var b strings.Builder
+	persons := 0
+	for _, a := range answers {
+		if a.Source == SourcePerson {
+			persons++
+		}
+	}
+	switch {
+	case persons == len(answers):
+		b.WriteString(headAllPerson)
+	case persons > 0:
+		b.WriteString(headSomePerson)
+	default:
+		b.WriteString(headNoPerson)
+	}
+	b.WriteString("\n\n")
+	for i, a := range answers {
+		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, Display(a.Header), Display(a.Question))
+		if len(a.Selected) > 0 {
+			sel := make([]string, len(a.Selected))
+			for j, l := range a.Selected {
+				sel[j] = Display(BareLabel(l))
+			}
+			fmt.Fprintf(&b, "   Selected: %s\n", strings.Join(sel, ", "))
+		}
+		if a.Custom != "" {
+			fmt.Fprintf(&b, "   Other: %s\n", CleanFreeText(a.Custom))
+		}
+		if len(a.Selected) == 0 && a.Custom == "" {
+			b.WriteString("   Skipped: no option chosen and no text given\n")
+		}
+		if a.Source != SourcePerson {
+			fmt.Fprintf(&b, "   Answered by: %s\n", a.answeredBy())
+		}
+		if a.Late != nil {
+			fmt.Fprintf(&b, "   Answered later: %s\n", a.lateNote())
+		}
+		b.WriteString("\n")
+	}
+	if persons == len(answers) {
+		b.WriteString(tailAllPerson)
+	} else {
+		b.WriteString(tailMachine)
+	}
+	return b.String()
+}
+
+func (a Answer) answeredBy() string {
+	var s string
+	switch a.Source {
+	case SourceFile:
+		s = "an answers file"
+		if a.Via != "" {
+			s += " (" + Display(a.Via) + ")"
+		}
+		s += ", set in advance, not chosen by a person at the time"
+	case SourcePolicy:
+		s = "the recommended-option policy, not a person"
+	case SourceProgram:
+		s = "a program over JSON lines"
+		if a.Via != "" {
+			s += " (" + Display(a.Via) + ")"
+		}
+		s += ", not confirmed to be a person"
+	default:
+		s = a.Source.Describe()
+	}
+	if a.Reason != "" {
+		s += "; " + Display(a.Reason)
+	}
+	return s
+}
+
+func (a Answer) lateNote() string {
+	who := "by " + a.Source.Describe()
+	if a.Source == SourcePerson {
+		who = "by a person"
+	}
+	when := ""
+	if !a.Late.AskedAt.IsZero() && !a.AnsweredAt.IsZero() {
+		when = ", " + HumanDuration(a.AnsweredAt.Sub(a.Late.AskedAt)) + " after it was asked"
+	}
+	return who + when + "; the run had stopped to wait for it and was resumed"
+}
+
+// HumanDuration rounds d for a sentence: "45s", "12m", "2h13m", "3d4h".
+func HumanDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return d.Round(time.Second).String()
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		h := int(d.Hours())
+		return fmt.Sprintf("%dh%dm", h, int(d.Minutes())-60*h)
+	}
+	days := int(d.Hours()) / 24
+	return fmt.Sprintf("%dd%dh", days, int(d.Hours())-24*days)
+}
+
+// ResultJSON is the JSON form of a question set's answers (--json).
+type ResultJSON struct {
+	Type    string   `json:"type"`
+	ID      string   `json:"id,omitempty"`
+	Answers []Answer `json:"answers"`
+	// Result is the same answers as the tool-result text.
+	Result string `json:"result"`
+}
+
+// FormatJSON renders answers as one JSON line with the text result
+// alongside, so a script can read either.
+func FormatJSON(id string, answers []Answer) []byte {
+	out, _ := json.Marshal(ResultJSON{Type: "answers", ID: id, Answers: answers, Result: FormatResult(answers)})
+	return out
+}

@@ -1,0 +1,129 @@
+package ask
+
+import "strings"
+
+// Limits of the AskUserQuestion schema. They match Claude Code's tool so a
+// model trained on it needs no new instructions.
+const (
+	MinQuestions   = 1
+	MaxQuestions   = 4
+	MinOptions     = 2
+	MaxOptions     = 4
+	MaxHeaderChars = 12
+)
+
+// ToolName is the name the tool is offered under.
+const ToolName = "AskUserQuestion"
+
+// OtherLabel is the option every question gets automatically for free text.
+const OtherLabel = "Other"
+
+// recommendedSuffix marks the option a model suggests.
+const recommendedSuffix = "(Recommended)"
+
+// Input is the tool input: one to four questions asked together.
+type Input struct {
+	Questions []Question `json:"questions"`
+}
+
+// Question is one question with its options.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	Options     []Option `json:"options"`
+	MultiSelect bool     `json:"multiSelect"`
+}
+
+// Option is one choice. Description may be empty when a model sent the
+// option as a plain string.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// Request is one question set to put to a person, with an ID that is stable
+// for its lifetime: the tool_use id in a run, a generated one for askuser ask.
+type Request struct {
+	ID        string     `json:"id"`
+	Questions []Question `json:"questions"`
+}
+
+// IsRecommended reports whether the label ends with "(Recommended)",
+// ignoring case and surrounding space.
+func IsRecommended(label string) bool {
+	l := strings.TrimSpace(label)
+	return len(l) >= len(recommendedSuffix) &&
+		strings.EqualFold(l[len(l)-len(recommendedSuffix):], recommendedSuffix)
+}
+
+// BareLabel returns the label without a trailing "(Recommended)" and
+// without surrounding space. Results always use bare labels.
+func BareLabel(label string) string {
+	l := strings.TrimSpace(label)
+	if IsRecommended(l) {
+		l = strings.TrimSpace(l[:len(l)-len(recommendedSuffix)])
+	}
+	return l
+}
+
+// Recommended returns the indexes of the options marked "(Recommended)".
+func (q Question) Recommended() []int {
+	var idx []int
+	for i, o := range q.Options {
+		if IsRecommended(o.Label) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// FoldKey normalises text for matching a person's or a program's reference
+// to a question or a label: display-safe, trimmed, case-folded, without a
+// "(Recommended)" suffix, inner runs of space collapsed.
+func FoldKey(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
+}
+
+// LabelIndex returns the index of the option whose label matches ref
+// (case-insensitively, with or without "(Recommended)"), or -1.
+func (q Question) LabelIndex(ref string) int {
+	k := FoldKey(ref)
+	for i, o := range q.Options {
+		if FoldKey(o.Label) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// LabelList returns the bare labels joined for a message: "A, B, C".
+func (q Question) LabelList() string {
+	labels := make([]string, len(q.Options))
+	for i, o := range q.Options {
+		labels[i] = BareLabel(o.Label)
+	}
+	return strings.Join(labels, ", ")
+}
+
+// FindQuestion returns the index of the question whose header or full text
+// matches ref case-insensitively. ok is false when none matches; ambiguous
+// is true when ref matches more than one question's header (questions with
+// the same header must be referred to by their text).
+func FindQuestion(qs []Question, ref string) (idx int, ok, ambiguous bool) {
+	k := FoldKey(ref)
+	idx = -1
+	for i, q := range qs {
+		if FoldKey(q.Question) == k {
+			return i, true, false
+		}
+	}
+	for i, q := range qs {
+		if FoldKey(q.Header) == k {
+			if idx >= 0 {
+				return -1, false, true
+			}
+			idx = i
+		}
+	}
+	return idx, idx >= 0, false
+}
