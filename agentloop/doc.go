@@ -1,0 +1,17 @@
+// Package agentloop runs an agent: it sends the conversation to a model
+// provider, executes the tool calls the model makes, and when the model
+// calls AskUserQuestion it asks through an ask.Frontend and returns the
+// formatted answers as the tool result.
+//
+// Design:
+//   - Providers sit behind one small interface (Provider) and speak a
+//     provider-neutral Message whose JSON is the Anthropic Messages shape,
+//     which is also the shape of Claude Code's stream-json lines.
+//   - The loop depends on ask, never on frontend: the binary's wiring picks
+//     the frontend.
+//   - Tool failures are results for the model (an error tool_result that
+//     says what to fix); only broken I/O or a provider failure is a Go error.
+//   - Every message is handed to the Journal before the loop acts on it, so
+//     a run killed at any instant can be resumed without repeating a model
+//     call or a question that was already answered.
+package agentloop
