@@ -13,7 +13,8 @@ import (
 // survives a round trip through encoding/json unchanged and still
 // validates; and the tool result for it carries no escape or control
 // characters, whatever the model wrote. The seed corpus is every fixture
-// under testdata/questions plus the files under testdata/fuzz/FuzzParse.
+// under testdata/questions, two inputs in tolerated and hostile forms, and
+// any crasher saved under testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
 	for _, pattern := range []string{"*.json", "invalid/*.json"} {
 		files, err := filepath.Glob(filepath.Join(fixtureDir, pattern))

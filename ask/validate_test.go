@@ -248,7 +248,7 @@ func TestParseNoDoubleReport(t *testing.T) {
 	}{
 		{"header of the wrong type is not also missing", oneQuestion(`{"question":"Q?","header":5,"options":["A","B"]}`),
 			[]string{"questions[0].header"}},
-		{"label of the wrong type is not also empty", oneQuestion(`{"question":"Q?","header":"H","options":[{"label":null},{"label":2}]}`),
+		{"label of the wrong type is not also empty (a null one is)", oneQuestion(`{"question":"Q?","header":"H","options":[{"label":null},{"label":2}]}`),
 			[]string{"questions[0].options[0].label", "questions[0].options[1].label"}},
 		{"options not an array are not also missing", oneQuestion(`{"question":"Q?","header":"H","options":"A"}`),
 			[]string{"questions[0].options"}},
