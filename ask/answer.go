@@ -36,8 +36,11 @@ func (s Source) Describe() string {
 		return "an answers file (set in advance, not by a person at the time)"
 	case SourcePolicy:
 		return "the recommended-option policy (no person chose it)"
+	case "":
+		return "an unknown source (not confirmed to be a person)"
 	}
-	return string(s)
+	// Not one of ours: name it, made safe to print.
+	return "an unknown source (" + Display(string(s)) + ")"
 }
 
 // Answer is the answer to one question.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -14,6 +15,7 @@ func Parse(data []byte) (Input, error) {
 	in, probs := decode(data)
 	probs = append(probs, notUnder(in.problems(), probs)...)
 	if len(probs) > 0 {
+		sortProblems(probs)
 		return in, &ValidationError{Problems: probs}
 	}
 	return in, nil
@@ -65,6 +67,12 @@ func (d *decoder) questions(raw json.RawMessage) []Question {
 		var s string
 		if err := json.Unmarshal(raw, &s); err == nil {
 			raw = bytes.TrimSpace([]byte(s))
+		}
+		if !json.Valid(raw) {
+			// Say what the string holds: describe would name the type
+			// of its first character ("an array" for a broken "[{").
+			d.add("questions", "must be an array of question objects, got a string that is not a JSON array: %s", jsonError(raw))
+			return nil
 		}
 	}
 	var items []json.RawMessage
@@ -177,10 +185,26 @@ func (d *decoder) unknown(path, key string, known []string) {
 		}
 	}
 	if path == "input" {
-		d.add(key, "is not a field of AskUserQuestion input; %s (fields: %s)", hint, strings.Join(known, ", "))
+		d.add(keyPath(key), "is not a field of AskUserQuestion input; %s (fields: %s)", hint, strings.Join(known, ", "))
 		return
 	}
-	d.add(path+"."+key, "is not a field here; %s (fields: %s)", hint, strings.Join(known, ", "))
+	d.add(path+"."+keyPath(key), "is not a field here; %s (fields: %s)", hint, strings.Join(known, ", "))
+}
+
+// keyPath is an unknown key as a path step. A key that is not a plain name
+// is quoted: a key such as "options[0]" must not pass for the path of a real
+// option (notUnder would then hide that option's problems), and a key with
+// escape sequences must not reach a terminal raw.
+func keyPath(key string) string {
+	for _, c := range []byte(key) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return strconv.Quote(key)
+		}
+	}
+	if key == "" {
+		return `""`
+	}
+	return key
 }
 
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }

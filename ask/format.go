@@ -119,6 +119,8 @@ func (a Answer) lateNote() string {
 
 // HumanDuration rounds d for a sentence: "45s", "12m", "2h13m", "3d4h".
 func HumanDuration(d time.Duration) string {
+	// Round first so 59.6s reads "1m", not "1m0s".
+	d = d.Round(time.Second)
 	switch {
 	case d < time.Minute:
 		return d.Round(time.Second).String()
@@ -144,6 +146,20 @@ type ResultJSON struct {
 // FormatJSON renders answers as one JSON line with the text result
 // alongside, so a script can read either.
 func FormatJSON(id string, answers []Answer) []byte {
+	if answers == nil {
+		answers = []Answer{} // "answers": [], never null
+	}
 	out, _ := json.Marshal(ResultJSON{Type: "answers", ID: id, Answers: answers, Result: FormatResult(answers)})
 	return out
+}
+
+// MarshalJSON writes "selectedOptions" as [] when nothing was selected, so
+// a reader can always treat it as a list: an Answer built without
+// Selection has a nil Selected, which encoding/json would write as null.
+func (a Answer) MarshalJSON() ([]byte, error) {
+	type plain Answer // without this method, so Marshal does not recurse
+	if a.Selected == nil {
+		a.Selected = []string{}
+	}
+	return json.Marshal(plain(a))
 }

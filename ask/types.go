@@ -96,11 +96,13 @@ func (q Question) LabelIndex(ref string) int {
 	return -1
 }
 
-// LabelList returns the bare labels joined for a message: "A, B, C".
+// LabelList returns the bare labels joined for a message: "A, B, C". The
+// labels are model-written and the message may reach a terminal, so they
+// are passed through Display.
 func (q Question) LabelList() string {
 	labels := make([]string, len(q.Options))
 	for i, o := range q.Options {
-		labels[i] = BareLabel(o.Label)
+		labels[i] = Display(BareLabel(o.Label))
 	}
 	return strings.Join(labels, ", ")
 }
