@@ -180,7 +180,7 @@ func (d *decoder) str(path string, obj map[string]json.RawMessage) string {
 func (d *decoder) unknown(path, key string, known []string) {
 	hint := "remove it"
 	for _, k := range known {
-		if strings.EqualFold(strings.ReplaceAll(key, "_", ""), k) {
+		if strings.EqualFold(strings.NewReplacer("_", "", "-", "", " ", "").Replace(key), k) {
 			hint = fmt.Sprintf("did you mean %q?", k)
 		}
 	}

@@ -72,10 +72,10 @@ func (in Input) problems() []Problem {
 }
 
 func (d *decoder) checkQuestion(path string, q Question) {
-	if q.Question == "" {
+	if strings.TrimSpace(Display(q.Question)) == "" {
 		d.add(path+".question", "is required: give the complete question, ending with a question mark")
 	}
-	if q.Header == "" {
+	if strings.TrimSpace(Display(q.Header)) == "" {
 		d.add(path+".header", "is required: give a short label of at most %d characters, such as \"Database\"", MaxHeaderChars)
 	}
 	if h := utf8.RuneCountInString(q.Header); h > MaxHeaderChars {

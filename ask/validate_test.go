@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -328,5 +329,21 @@ func TestValidateAcceptsFixtures(t *testing.T) {
 		if err := in.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+func TestValidateBlankAfterSanitising(t *testing.T) {
+	in := Input{Questions: []Question{{Question: "\x1b[2J", Header: "\x1b]0;x\x07", Options: []Option{{Label: "A"}, {Label: "B"}}}}}
+	err := in.Validate()
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 2 {
+		t.Fatalf("want 2 problems (question and header blank once escapes are removed), got %v", err)
+	}
+}
+
+func TestDecodeHyphenHint(t *testing.T) {
+	_, err := Decode([]byte(`{"questions":[{"question":"Q?","header":"H","options":["a","b"],"multi-select":true}]}`))
+	if err == nil || !strings.Contains(err.Error(), `did you mean "multiSelect"`) {
+		t.Fatalf("want a did-you-mean hint for multi-select, got %v", err)
 	}
 }
