@@ -34,7 +34,7 @@ const (
 
 // waitLimit bounds every wait in these tests, so a broken prompt fails the
 // test instead of hanging it.
-const waitLimit = 10 * time.Second
+const waitLimit = 20 * time.Second
 
 // syncBuffer records the raw bytes the program wrote to the terminal.
 type syncBuffer struct {
@@ -506,7 +506,7 @@ func TestSurveyContextEnds(t *testing.T) {
 			if tc.want == ask.ErrTimeout {
 				// Long enough for the prompt to open first; the test
 				// checks that it did.
-				ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+				ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 			}
 			defer cancel()
 			done := sc.ask(ctx, NewSurvey(sc.c.Tty(), sc.c.Tty()), ask.Request{ID: "r7", Questions: []ask.Question{databaseQuestion()}})
