@@ -1,0 +1,29 @@
+// Package frontend holds the ways askuser asks a person or a program a
+// question set: a survey prompt at a terminal (survey.go), JSON lines on
+// pipes (stdio.go), an answers file for CI (file.go) and the
+// recommended-option policy (auto.go). Each implements ask.Frontend; which
+// one runs is decided in one place, the wiring main calls, and the rest of
+// askuser sees only ask.Frontend.
+//
+// Invariants:
+//   - Only survey.go (and its test) imports github.com/AlecAivazis/survey/v2.
+//     survey is unmaintained upstream; keeping it in one file, and
+//     translating its errors (terminal.InterruptErr) into ask's sentinels
+//     there, means replacing it touches one file.
+//   - Every Answer carries its Source, set by the frontend that produced it:
+//     ask.SourcePerson only when a person chose at the terminal, or a
+//     program on JSON lines said "source":"person"; SourceProgram,
+//     SourceFile or SourcePolicy otherwise. A machine's answer is never
+//     passed off as a person's.
+//   - Answers are built with ask.Selection, so labels are matched, checked
+//     and made bare in one place and free text is cleaned with
+//     ask.CleanFreeText; everything shown to a person goes through
+//     ask.Display or ask.DisplayBlock first.
+//   - Ask honours its context: when it is cancelled or its deadline passes,
+//     Ask returns promptly with ask.CtxErr(ctx) (wrapping ask.ErrCancelled
+//     or ask.ErrTimeout) and leaves the terminal in the mode it found it in,
+//     with no goroutine left blocked reading it to steal the next key.
+//   - Prompts are drawn on the terminal the frontend was given (standard
+//     error or /dev/tty), never on standard output, which carries the
+//     result and may be redirected.
+package frontend
