@@ -132,7 +132,7 @@ func Selection(q Question, labels []string, custom string, src Source) (Answer, 
 	}
 	for i, c := range chosen {
 		if c {
-			a.Selected = append(a.Selected, BareLabel(q.Options[i].Label))
+			a.Selected = append(a.Selected, BareLabel(Display(q.Options[i].Label)))
 		}
 	}
 	a.Custom = CleanFreeText(custom)
