@@ -652,8 +652,8 @@ func TestSurveyEscapesInQuestions(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("Ask: %v", r.err)
 	}
-	// The answer names the option chosen, by its own label.
-	checkAnswers(t, r.answers, person(q, []string{ask.BareLabel(q.Options[0].Label)}, ""))
+	// The answer names the option chosen by the label the person saw.
+	checkAnswers(t, r.answers, person(q, []string{"Red"}, ""))
 	if got := sc.screenLine("✔"); got != "✔ Colour: Red" {
 		t.Errorf("summary line = %q", got)
 	}
