@@ -23,11 +23,27 @@ func newTestAnthropic(srv *fakeprovider.Server, cfg ProviderConfig) *Anthropic {
 	return p
 }
 
-func TestAnthropicFullExchange(t *testing.T) {
-	// The environment must not leak into an explicitly configured provider.
+// The SDK reads ANTHROPIC_* by default; the provider must use only its
+// configuration, so that the wiring decides and tests are hermetic.
+func TestAnthropicReadsNoEnvironment(t *testing.T) {
+	closed := httptest.NewServer(nil)
+	closed.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "env-key")
-	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
 	t.Setenv("ANTHROPIC_AUTH_TOKEN", "env-token")
+	t.Setenv("ANTHROPIC_BASE_URL", closed.URL)
+	srv := fakeprovider.NewAnthropic(fakeprovider.Turn{Text: "ok"})
+	defer srv.Close()
+	p := NewAnthropic(ProviderConfig{BaseURL: srv.URL, MaxRetries: -1})
+	if _, err := p.Complete(providerCtx(t), firstRequest(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h := srv.Requests()[0].Header
+	if h.Get("x-api-key") != "" || h.Get("authorization") != "" {
+		t.Errorf("credentials from the environment were sent: x-api-key %q authorization %q", h.Get("x-api-key"), h.Get("authorization"))
+	}
+}
+
+func TestAnthropicFullExchange(t *testing.T) {
 	usage := fakeprovider.Usage{InputTokens: 120, OutputTokens: 33, CacheCreationInputTokens: 7, CacheReadInputTokens: 50}
 	bashInput := json.RawMessage(`{"command":"ls -la ~/projects/ünïcode"}`)
 	srv := fakeprovider.NewAnthropic(
@@ -91,12 +107,23 @@ func TestAnthropicFullExchange(t *testing.T) {
 	if resp2.Message.Text() != "Postgres it is." || resp2.StopReason != "end_turn" || resp2.Usage.InputTokens != fakeprovider.DefaultUsage.InputTokens {
 		t.Errorf("second reply %q stop %q usage %+v", resp2.Message.Text(), resp2.StopReason, resp2.Usage)
 	}
+	checkAnthropicSecondRequest(t, srv, resp.Message, results)
+	if srv.Remaining() != 0 {
+		t.Errorf("%d scripted turns unused", srv.Remaining())
+	}
+}
+
+// checkAnthropicSecondRequest asserts the request that continued after
+// reply carried it and the tool results in Anthropic's shape.
+func checkAnthropicSecondRequest(t *testing.T, srv *fakeprovider.Server, reply Message, results []Block) {
+	t.Helper()
+	uses := reply.ToolUses()
 	second := srv.Requests()[1]
 	if len(second.Messages) != 3 {
 		t.Fatalf("second request has %d messages, want 3", len(second.Messages))
 	}
 	assistant := decodeRaw[Message](t, second.Messages[1])
-	if assistant.Role != RoleAssistant || len(assistant.Content) != 3 || assistant.Content[0].Text != sink.text() {
+	if assistant.Role != RoleAssistant || len(assistant.Content) != 3 || assistant.Content[0].Text != reply.Text() {
 		t.Fatalf("assistant message sent back = %s", second.Messages[1])
 	}
 	for i, b := range assistant.Content[1:] {
@@ -113,9 +140,6 @@ func TestAnthropicFullExchange(t *testing.T) {
 		if s := seen[i]; s.ToolUseID != r.ToolUseID || s.Content != r.Content || s.IsError != r.IsError || s.Request != 1 {
 			t.Errorf("tool result %d seen = %+v, want %+v in request 1", i, s, r)
 		}
-	}
-	if srv.Remaining() != 0 {
-		t.Errorf("%d scripted turns unused", srv.Remaining())
 	}
 }
 
