@@ -1,0 +1,227 @@
+package agentloop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
+)
+
+// DefaultAnthropicModel is the model Anthropic calls when none is
+// configured: the current Sonnet.
+const DefaultAnthropicModel = anthropic.ModelClaudeSonnet5_5
+
+var anthropicWording = wording{
+	provider: "anthropic",
+	keyEnv:   "ANTHROPIC_API_KEY",
+	baseEnv:  "ANTHROPIC_BASE_URL",
+	format:   "Anthropic Messages",
+}
+
+// Anthropic is the Anthropic Messages API, through the official SDK, with
+// streaming. The SDK retries 408/409/429/5xx/529 and connection errors
+// before the stream starts, honouring retry-after-ms and retry-after.
+type Anthropic struct {
+	client     anthropic.Client
+	model      string
+	cfg        ProviderConfig
+	maxRetries int
+	// wait is the pause before a repeated stream; tests shorten it.
+	wait func(n int) time.Duration
+}
+
+var _ Provider = (*Anthropic)(nil)
+
+// NewAnthropic returns the Anthropic provider for cfg.
+func NewAnthropic(cfg ProviderConfig) *Anthropic {
+	p := &Anthropic{model: cfg.Model, cfg: cfg, maxRetries: cfg.retries(), wait: backoff}
+	if p.model == "" {
+		p.model = DefaultAnthropicModel
+	}
+	// WithoutEnvironmentDefaults: the SDK would otherwise read
+	// ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, profiles
+	// and custom headers behind the configuration's back.
+	opts := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithMaxRetries(p.maxRetries),
+		option.WithMiddleware(observe),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	if cfg.BaseURL != "" {
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	p.client = anthropic.NewClient(opts...)
+	return p
+}
+
+// Name returns "anthropic".
+func (p *Anthropic) Name() string { return "anthropic" }
+
+// Model returns the model the provider calls.
+func (p *Anthropic) Model() string { return p.model }
+
+// Complete sends req and streams the reply, passing each text delta to
+// onText as it arrives.
+func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(string)) (Response, error) {
+	params := p.params(req)
+	return runStreamCall(ctx, anthropicWording, p.maxRetries, p.wait, func(ctx context.Context) (Response, bool, error) {
+		return p.stream(ctx, params, onText)
+	})
+}
+
+// stream makes one streamed request (with the SDK's retries beneath it)
+// and accumulates the reply. emitted reports whether onText was called.
+func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
+	stream := p.client.Messages.NewStreaming(ctx, params)
+	defer stream.Close()
+	var msg anthropic.Message
+	complete := false
+	for stream.Next() {
+		ev := stream.Current()
+		if err := msg.Accumulate(ev); err != nil {
+			return Response{}, emitted, &malformedError{err}
+		}
+		switch ev.Type {
+		case "content_block_delta":
+			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" && onText != nil {
+				onText(ev.Delta.Text)
+				emitted = true
+			}
+		case "message_stop":
+			complete = true
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return Response{}, emitted, anthropicStreamError(err)
+	}
+	if !complete {
+		return Response{}, emitted, incomplete(ctx)
+	}
+	return fromAnthropic(msg), emitted, nil
+}
+
+// anthropicStreamError tells the failures found inside a started stream
+// apart: an SSE error event arrives as an SDK *Error with the stream's 200
+// status, and undecodable JSON as a syntax error. Others pass through.
+func anthropicStreamError(err error) error {
+	var aerr *anthropic.Error
+	if errors.As(err, &aerr) && aerr.StatusCode < 400 {
+		return &streamEventError{Type: string(aerr.Type()), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
+	}
+	if strings.HasPrefix(err.Error(), "received error while streaming") {
+		// an error event whose data the SDK could not decode
+		return &malformedError{err}
+	}
+	return asMalformed(err)
+}
+
+// params maps a neutral request to the SDK's.
+func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
+	params := anthropic.MessageNewParams{
+		Model:     p.model,
+		MaxTokens: p.cfg.maxTokens(req),
+		Messages:  make([]anthropic.MessageParam, 0, len(req.Messages)),
+	}
+	if req.System != "" {
+		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	for _, m := range req.Messages {
+		params.Messages = append(params.Messages, toAnthropicMessage(m))
+	}
+	for _, t := range req.Tools {
+		tool := anthropic.ToolParam{
+			Name: t.Name,
+			// Override sends the schema byte for byte, instead of through the
+			// SDK's properties/required fields, which would drop the rest.
+			InputSchema: param.Override[anthropic.ToolInputSchemaParam](schemaOrEmpty(t.InputSchema)),
+		}
+		if t.Description != "" {
+			tool.Description = anthropic.String(t.Description)
+		}
+		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tool})
+	}
+	return params
+}
+
+// schemaOrEmpty is the tool's schema, or the schema of a tool without
+// arguments.
+func schemaOrEmpty(s json.RawMessage) json.RawMessage {
+	if len(s) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return s
+}
+
+func toAnthropicMessage(m Message) anthropic.MessageParam {
+	out := anthropic.MessageParam{Role: anthropic.MessageParamRole(m.Role)}
+	for _, b := range m.Content {
+		switch b.Type {
+		case BlockText:
+			if b.Text != "" { // the API rejects empty text blocks
+				out.Content = append(out.Content, anthropic.NewTextBlock(b.Text))
+			}
+		case BlockToolUse:
+			out.Content = append(out.Content, anthropic.NewToolUseBlock(b.ID, anthropicInput(b.Input), b.Name))
+		case BlockToolResult:
+			res := anthropic.ToolResultBlockParam{ToolUseID: b.ToolUseID}
+			if b.Content != "" {
+				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: b.Content}}}
+			}
+			if b.IsError {
+				res.IsError = anthropic.Bool(true)
+			}
+			out.Content = append(out.Content, anthropic.ContentBlockParamUnion{OfToolResult: &res})
+		}
+	}
+	return out
+}
+
+// anthropicInput is a tool_use input the API accepts: it must be a JSON
+// object, so the verbatim string of arguments that were not JSON (from
+// another provider) becomes an empty object.
+func anthropicInput(in json.RawMessage) json.RawMessage {
+	trimmed := strings.TrimSpace(string(in))
+	if !strings.HasPrefix(trimmed, "{") || !json.Valid(in) {
+		return json.RawMessage(`{}`)
+	}
+	return in
+}
+
+// fromAnthropic maps the accumulated reply to a neutral Response. Blocks
+// the loop has no use for (thinking, server tools) are left out.
+func fromAnthropic(msg anthropic.Message) Response {
+	resp := Response{
+		ID:         msg.ID,
+		Message:    Message{Role: RoleAssistant, Content: []Block{}},
+		StopReason: string(msg.StopReason),
+		Usage: Usage{
+			InputTokens:              msg.Usage.InputTokens,
+			OutputTokens:             msg.Usage.OutputTokens,
+			CacheCreationInputTokens: msg.Usage.CacheCreationInputTokens,
+			CacheReadInputTokens:     msg.Usage.CacheReadInputTokens,
+		},
+	}
+	for _, b := range msg.Content {
+		switch b.Type {
+		case BlockText:
+			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: b.Text})
+		case BlockToolUse:
+			input := b.Input
+			if len(input) == 0 {
+				input = json.RawMessage(`{}`)
+			}
+			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input})
+		}
+	}
+	return resp
+}

@@ -1,0 +1,185 @@
+package agentloop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Helpers shared by the provider tests.
+
+// testTimeout bounds every provider call in tests: a hang fails the test
+// with a deadline error instead of blocking the run.
+const testTimeout = 20 * time.Second
+
+func providerCtx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// noWait replaces the providers' backoff so retried streams cost nothing.
+func noWait(int) time.Duration { return time.Millisecond }
+
+// textSink records the text deltas a provider streams.
+type textSink struct{ pieces []string }
+
+func (s *textSink) add(text string) { s.pieces = append(s.pieces, text) }
+
+func (s *textSink) text() string { return strings.Join(s.pieces, "") }
+
+// wantProviderError asserts err is a *ProviderError and returns it.
+func wantProviderError(t *testing.T, err error) *ProviderError {
+	t.Helper()
+	var pe *ProviderError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error = %v (%T), want a *ProviderError", err, err)
+	}
+	return pe
+}
+
+// wantJSON asserts two JSON texts hold the same value (key order and
+// spacing aside).
+func wantJSON(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	if normalJSON(t, got) != normalJSON(t, want) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
+// normalJSON re-encodes b, which sorts object keys.
+func normalJSON(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %s: %v", b, err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// decodeRaw decodes one raw JSON value of a recorded request.
+func decodeRaw[T any](t *testing.T, raw json.RawMessage) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("decode %s: %v", raw, err)
+	}
+	return v
+}
+
+// Shared fixtures: the question tool and a second tool, as the loop
+// offers them.
+var (
+	askSchema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","items":{"type":"object"}}},"required":["questions"]}`)
+	askInput  = json.RawMessage(`{"questions":[{"question":"Which database?","header":"DB","options":[{"label":"Postgres","description":"relational"},{"label":"SQLite","description":"embedded"}],"multiSelect":false}]}`)
+	testTools = []Tool{
+		{Name: "AskUserQuestion", Description: "Ask the user a question.", InputSchema: askSchema},
+		{Name: "Bash", Description: "Run a command.", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`)},
+	}
+)
+
+const testSystem = "You are a careful agent. Ask when unsure."
+
+// firstRequest is the opening request of the full-exchange tests.
+func firstRequest() Request {
+	return Request{
+		System:   testSystem,
+		Messages: []Message{{Role: RoleUser, Content: []Block{{Type: BlockText, Text: "Set up the project."}}}},
+		Tools:    testTools,
+	}
+}
+
+// secondRequest continues after reply with one result per tool call: the
+// first succeeds, the others fail.
+func secondRequest(t *testing.T, reply Message) (Request, []Block) {
+	t.Helper()
+	var results []Block
+	for i, tu := range reply.ToolUses() {
+		b := Block{Type: BlockToolResult, ToolUseID: tu.ID, Content: "User answered: Postgres"}
+		if i > 0 {
+			b.Content, b.IsError = "unknown tool "+tu.Name+": use AskUserQuestion", true
+		}
+		results = append(results, b)
+	}
+	if len(results) == 0 {
+		t.Fatal("the first reply has no tool calls to answer")
+	}
+	req := firstRequest()
+	req.Messages = append(req.Messages, reply, Message{Role: RoleUser, Content: results})
+	return req, results
+}
+
+func TestProviderConfigDefaults(t *testing.T) {
+	cases := []struct {
+		cfg         ProviderConfig
+		req         Request
+		wantRetries int
+		wantTokens  int64
+	}{
+		{ProviderConfig{}, Request{}, defaultMaxRetries, defaultMaxTokens},
+		{ProviderConfig{MaxRetries: -1, MaxTokens: 100}, Request{}, 0, 100},
+		{ProviderConfig{MaxRetries: 2, MaxTokens: 100}, Request{MaxTokens: 7}, 2, 7},
+	}
+	for _, c := range cases {
+		if got := c.cfg.retries(); got != c.wantRetries {
+			t.Errorf("%+v: retries = %d, want %d", c.cfg, got, c.wantRetries)
+		}
+		if got := c.cfg.maxTokens(c.req); got != c.wantTokens {
+			t.Errorf("%+v: maxTokens = %d, want %d", c.cfg, got, c.wantTokens)
+		}
+	}
+}
+
+func TestErrorMessageShapes(t *testing.T) {
+	cases := []struct {
+		body   string
+		status int
+		want   string
+	}{
+		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, 429, "slow down"},
+		{`{"error":"model 'x' not found"}`, 404, "model 'x' not found"},
+		{`{"object":"error","message":"vllm says no","type":"BadRequestError"}`, 400, "vllm says no"},
+		{`{"detail":"Not Found"}`, 404, "Not Found"},
+		{"404 page not found\n", 404, "404 page not found"},
+		{"<html><body>Bad gateway</body></html>", 502, "Bad Gateway"},
+		{"", 529, "Overloaded"},
+	}
+	for _, c := range cases {
+		if got := errorMessage([]byte(c.body), c.status); got != c.want {
+			t.Errorf("errorMessage(%q, %d) = %q, want %q", c.body, c.status, got, c.want)
+		}
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	cases := []struct {
+		header, value string
+		want          time.Duration
+		ok            bool
+	}{
+		{"retry-after-ms", "1", time.Millisecond, true},
+		{"retry-after", "2", 2 * time.Second, true},
+		{"retry-after", "3600", 0, false}, // a quota reset, not a hiccup
+		{"retry-after", "soon", 0, false},
+	}
+	for _, c := range cases {
+		h := http.Header{}
+		h.Set(c.header, c.value)
+		got, ok := retryAfter(h)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("retryAfter(%s: %s) = %v, %v; want %v, %v", c.header, c.value, got, ok, c.want, c.ok)
+		}
+	}
+	if d := backoff(0); d <= 0 || d > 500*time.Millisecond {
+		t.Errorf("backoff(0) = %v, want (0, 500ms]", d)
+	}
+	if d := backoff(30); d > 8*time.Second || d < 6*time.Second {
+		t.Errorf("backoff(30) = %v, want about 8s", d)
+	}
+}

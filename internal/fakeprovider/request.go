@@ -1,0 +1,134 @@
+package fakeprovider
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Request is one request the server received: the raw body and the fields
+// tests look at, decoded from it.
+type Request struct {
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte
+
+	Model string
+	// System is the system prompt: Anthropic's system field (a string or
+	// text blocks, joined), or the text of OpenAI's system/developer
+	// messages joined by "\n".
+	System string
+	// Messages are the messages exactly as sent (for OpenAI, including the
+	// system message).
+	Messages []json.RawMessage
+	// Tools are the tools exactly as sent.
+	Tools []json.RawMessage
+	// MaxTokens is max_tokens, or OpenAI's max_completion_tokens.
+	MaxTokens int64
+	Stream    bool
+	// IncludeUsage is OpenAI's stream_options.include_usage.
+	IncludeUsage bool
+}
+
+// ToolNames returns the names of the tools offered, in order.
+func (r Request) ToolNames() []string {
+	var names []string
+	for _, raw := range r.Tools {
+		var t toolJSON
+		if json.Unmarshal(raw, &t) == nil {
+			names = append(names, t.name())
+		}
+	}
+	return names
+}
+
+// ToolSchema returns the input schema sent for the named tool (Anthropic
+// input_schema, OpenAI function.parameters), or nil.
+func (r Request) ToolSchema(name string) json.RawMessage {
+	for _, raw := range r.Tools {
+		var t toolJSON
+		if json.Unmarshal(raw, &t) == nil && t.name() == name {
+			if t.Function != nil {
+				return t.Function.Parameters
+			}
+			return t.InputSchema
+		}
+	}
+	return nil
+}
+
+// toolJSON decodes a tool of either API.
+type toolJSON struct {
+	Name        string          `json:"name"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Function    *struct {
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+func (t toolJSON) name() string {
+	if t.Function != nil {
+		return t.Function.Name
+	}
+	return t.Name
+}
+
+// ToolResultSeen is a tool result the client sent: an Anthropic
+// tool_result block or an OpenAI tool message.
+type ToolResultSeen struct {
+	// Request is the index in Requests of the first request that carried it.
+	Request   int
+	ToolUseID string
+	Content   string
+	// IsError is Anthropic's is_error; OpenAI tool messages have no such
+	// flag, so it is always false there.
+	IsError bool
+}
+
+// ToolResults returns the tool results seen in requests, in order. Every
+// request repeats the conversation so far, so each distinct result
+// (id, content, error flag) is listed once, from the request that first
+// carried it; a client that changed a result it had already sent shows up
+// as a second entry.
+func (s *Server) ToolResults() []ToolResultSeen {
+	seen := map[ToolResultSeen]bool{}
+	var out []ToolResultSeen
+	for i, req := range s.Requests() {
+		for _, tr := range s.wire.toolResults(req) {
+			key := tr
+			key.Request = 0
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			tr.Request = i
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// contentText flattens message content that is either a JSON string or an
+// array of {"type":"text","text":…} parts.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
