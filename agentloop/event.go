@@ -1,0 +1,36 @@
+package agentloop
+
+import "github.com/askuser/askuser/ask"
+
+// EventType names what happened.
+type EventType int
+
+// The events a Loop reports to its observer.
+const (
+	// EventText: a piece of assistant text arrived (Text).
+	EventText EventType = iota
+	// EventAssistant: an assistant message is complete (Message, Response).
+	EventAssistant
+	// EventUser: a user message of tool results was sent (Message).
+	EventUser
+	// EventQuestion: a question set is being put to the frontend (Request).
+	EventQuestion
+	// EventAnswers: a question set was answered (Request, Answers).
+	EventAnswers
+	// EventDeferred: a question set was left for later (Request, Note).
+	EventDeferred
+)
+
+// Event is something that happened in a run, for output.
+type Event struct {
+	Type     EventType
+	Text     string
+	Message  *Message
+	Response *Response
+	Request  *ask.Request
+	Answers  []ask.Answer
+	// Late is set on EventQuestion when the question was first asked by an
+	// earlier run (askuser resume).
+	Late bool
+	Note string
+}

@@ -1,0 +1,171 @@
+package agentloop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Script is a scripted model read from a YAML file: a list of assistant
+// turns, each text and/or tool calls. It serves tests, demos and the
+// reproduction of a session offline, with no API key.
+//
+// The turn a call gets is the number of assistant messages already in the
+// conversation, so a resumed session continues the script where it
+// stopped. In a turn's text, {{tool_results}} is replaced with the content
+// of the tool results the model was just sent.
+type Script struct {
+	path  string
+	model string
+	turns []scriptTurn
+}
+
+type scriptFile struct {
+	Model string       `yaml:"model"`
+	Turns []scriptTurn `yaml:"turns"`
+}
+
+type scriptTurn struct {
+	Text      string           `yaml:"text"`
+	ToolCalls []scriptToolCall `yaml:"tool_calls"`
+}
+
+type scriptToolCall struct {
+	ID    string `yaml:"id"`
+	Name  string `yaml:"name"`
+	Input any    `yaml:"input"`
+}
+
+// LoadScript reads a scripted model.
+func LoadScript(path string) (*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read model script: %w", err)
+	}
+	var f scriptFile
+	if err := yaml.UnmarshalWithOptions(data, &f, yaml.Strict()); err != nil {
+		return nil, fmt.Errorf("model script %s: %s", path, yaml.FormatError(err, false, true))
+	}
+	if len(f.Turns) == 0 {
+		return nil, fmt.Errorf("model script %s: no turns; write turns: [{text: ..., tool_calls: [...]}, ...]", path)
+	}
+	for i, t := range f.Turns {
+		if t.Text == "" && len(t.ToolCalls) == 0 {
+			return nil, fmt.Errorf("model script %s: turns[%d] has neither text nor tool_calls", path, i)
+		}
+		for j, c := range t.ToolCalls {
+			if c.Name == "" {
+				return nil, fmt.Errorf("model script %s: turns[%d].tool_calls[%d] has no name", path, i, j)
+			}
+		}
+	}
+	if f.Model == "" {
+		f.Model = "script"
+	}
+	return &Script{path: path, model: f.Model, turns: f.Turns}, nil
+}
+
+// Name is "script".
+func (s *Script) Name() string { return "script" }
+
+// Model is the script's model: line, or "script".
+func (s *Script) Model() string { return s.model }
+
+// Path is the script file.
+func (s *Script) Path() string { return s.path }
+
+// Complete returns the next scripted turn.
+func (s *Script) Complete(ctx context.Context, req Request, onText func(string)) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	n := 0
+	for _, m := range req.Messages {
+		if m.Role == RoleAssistant {
+			n++
+		}
+	}
+	if n >= len(s.turns) {
+		return Response{}, &ProviderError{Provider: "script", Message: fmt.Sprintf("%s has %d turns and the conversation asks for turn %d", s.path, len(s.turns), n+1),
+			Hint: "add a turn to the script, or end the last turn with text only so the model stops"}
+	}
+	t := s.turns[n]
+	resp := Response{ID: fmt.Sprintf("msg_script_%d", n+1), StopReason: "end_turn", Message: Message{Role: RoleAssistant}}
+	if t.Text != "" {
+		text := strings.ReplaceAll(t.Text, "{{tool_results}}", lastToolResults(req.Messages))
+		for _, chunk := range wordChunks(text) {
+			if onText != nil {
+				onText(chunk)
+			}
+		}
+		resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: text})
+	}
+	for i, c := range t.ToolCalls {
+		input, err := json.Marshal(jsonable(c.Input))
+		if err != nil {
+			return Response{}, fmt.Errorf("model script %s: turns[%d].tool_calls[%d].input: %w", s.path, n, i, err)
+		}
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("toolu_script_%d_%d", n+1, i+1)
+		}
+		resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: id, Name: c.Name, Input: input})
+		resp.StopReason = "tool_use"
+	}
+	return resp, nil
+}
+
+// lastToolResults joins the tool results of the last user message.
+func lastToolResults(ms []Message) string {
+	if len(ms) == 0 || ms[len(ms)-1].Role != RoleUser {
+		return ""
+	}
+	var parts []string
+	for _, b := range ms[len(ms)-1].Content {
+		if b.Type == BlockToolResult {
+			parts = append(parts, b.Content)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// wordChunks splits text into word-sized pieces, as a streaming model sends it.
+func wordChunks(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		i := strings.IndexAny(text[1:], " \n")
+		if i < 0 {
+			return append(out, text)
+		}
+		out = append(out, text[:i+1])
+		text = text[i+1:]
+	}
+	return out
+}
+
+// jsonable converts YAML-decoded maps with non-string keys for encoding/json.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonable(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonable(e)
+		}
+		return x
+	}
+	return v
+}
