@@ -1,0 +1,266 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/askuser/askuser/agentloop"
+)
+
+// CorruptError reports a damaged journal: where, and what can be saved.
+type CorruptError struct {
+	Path string
+	// Line is the first damaged line (1-based).
+	Line int
+	// Intact is the number of records before it.
+	Intact int
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("session file %s is damaged at line %d (%s); the %d records before it are intact — "+
+		"to keep them, copy the file and delete line %d and everything after it (head -n %d), then resume",
+		e.Path, e.Line, e.Reason, e.Intact, e.Line, e.Line-1)
+}
+
+// Open loads a session for appending: its id may be a unique prefix. A torn
+// last line is cut off (Recovered says so) before anything is appended.
+func (st *Store) Open(id string) (*Session, error) {
+	path, err := st.find(id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	unlock, err := lock(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s, good, err := load(path, f)
+	if err == nil && good >= 0 {
+		err = f.Truncate(int64(good))
+	}
+	if err != nil {
+		unlock()
+		f.Close()
+		return nil, err
+	}
+	s.f, s.unlock, s.now = f, unlock, st.now
+	return s, nil
+}
+
+// Load reads a session without opening it for appending.
+func (st *Store) Load(id string) (*Session, error) {
+	path, err := st.find(id)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	defer f.Close()
+	s, _, err := load(path, f)
+	return s, err
+}
+
+// load replays a journal. good is the length of the intact prefix when a
+// torn last line was found, else -1.
+func load(path string, f *os.File) (*Session, int, error) {
+	var data bytes.Buffer
+	if _, err := data.ReadFrom(f); err != nil {
+		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
+	}
+	s := &Session{State: agentloop.NewState(), path: path}
+	buf := data.Bytes()
+	good, line, off := -1, 0, 0
+	for off < len(buf) {
+		line++
+		end := bytes.IndexByte(buf[off:], '\n')
+		last := end < 0
+		if last {
+			end = len(buf) - off
+		}
+		raw := buf[off : off+end]
+		var r record
+		err := json.Unmarshal(raw, &r)
+		if err == nil && r.Type == "" {
+			err = fmt.Errorf("record has no type")
+		}
+		if err != nil {
+			if last || isTail(buf[off+end:]) {
+				good = off
+				s.Recovered = fmt.Sprintf("dropped a torn last line (line %d, %d bytes), left by a process killed while writing", line, len(raw))
+				break
+			}
+			return nil, -1, &CorruptError{Path: path, Line: line, Intact: line - 1, Reason: shortErr(err)}
+		}
+		if err := s.apply(r, line); err != nil {
+			return nil, -1, &CorruptError{Path: path, Line: line, Intact: line - 1, Reason: err.Error()}
+		}
+		off += end + 1
+	}
+	if s.Meta.ID == "" {
+		if line == 0 || (line == 1 && good >= 0) {
+			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "the file is empty; the run was killed before it began"}
+		}
+	}
+	return s, good, nil
+}
+
+// isTail reports whether what follows a damaged line is nothing but blank
+// space, so the damaged line is the last one written.
+func isTail(rest []byte) bool { return len(bytes.TrimSpace(rest)) == 0 }
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+func (s *Session) apply(r record, line int) error {
+	if line == 1 && r.Type != recSession {
+		return fmt.Errorf("the first record is %q, not the session header", r.Type)
+	}
+	switch r.Type {
+	case recSession:
+		if r.Meta == nil || r.Meta.ID == "" {
+			return fmt.Errorf("session header without an id")
+		}
+		if r.Version > FormatVersion {
+			return fmt.Errorf("written by a newer askuser (format %d, this one reads %d)", r.Version, FormatVersion)
+		}
+		s.Meta = *r.Meta
+	case recMessage:
+		if r.Message == nil {
+			return fmt.Errorf("message record without a message")
+		}
+		s.State.Append(*r.Message)
+	case recAsked:
+		if r.Request == nil {
+			return fmt.Errorf("asked record without a question set")
+		}
+		s.State.AskedAt[r.Request.ID] = r.At
+		s.State.Questions[r.Request.ID] = *r.Request
+	case recAnswered:
+		if r.Result == nil {
+			return fmt.Errorf("answered record without a result")
+		}
+		s.State.Results[r.ToolUseID] = *r.Result
+	case recStatus:
+		s.Status, s.Detail = r.Status, r.Detail
+	default:
+		return fmt.Errorf("unknown record type %q", r.Type)
+	}
+	s.Updated = r.At
+	return nil
+}
+
+// find resolves an id or a unique prefix of one to a journal path.
+func (st *Store) find(id string) (string, error) {
+	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+		return "", fmt.Errorf("%w: %q is not a session id", ErrNotFound, id)
+	}
+	path := filepath.Join(st.sessionsDir(), id+".jsonl")
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	matches, _ := filepath.Glob(filepath.Join(st.sessionsDir(), id+"*.jsonl"))
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.sessionsDir())
+	}
+	return "", fmt.Errorf("session id %q is ambiguous (%d sessions start with it); give more of it", id, len(matches))
+}
+
+// Summary is one line of askuser sessions.
+type Summary struct {
+	ID          string    `json:"id"`
+	Created     time.Time `json:"created"`
+	Updated     time.Time `json:"updated"`
+	FirstPrompt string    `json:"first_prompt"`
+	// Status is "finished", "waiting on a question", or how the last run
+	// ended (max_turns, error, cancelled, timeout, running).
+	Status string `json:"status"`
+	// Pending counts the question sets waiting for an answer.
+	Pending int    `json:"pending"`
+	Err     string `json:"error,omitempty"`
+}
+
+// List summarises every session, most recently updated first. A journal
+// that cannot be read is listed with its error, not skipped.
+func (st *Store) List() ([]Summary, error) {
+	paths, err := filepath.Glob(filepath.Join(st.sessionsDir(), "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Summary
+	for _, p := range paths {
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		s, err := st.Load(id)
+		if err != nil {
+			fi, _ := os.Stat(p)
+			sum := Summary{ID: id, Status: "damaged", Err: err.Error()}
+			if fi != nil {
+				sum.Updated = fi.ModTime()
+			}
+			out = append(out, sum)
+			continue
+		}
+		out = append(out, s.Summary())
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}
+
+// Summary describes the session for a listing.
+func (s *Session) Summary() Summary {
+	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
+		Pending: len(s.State.Pending())}
+	if sum.FirstPrompt == "" {
+		for _, m := range s.State.Messages {
+			if m.Role == agentloop.RoleUser && m.Text() != "" {
+				sum.FirstPrompt = m.Text()
+				break
+			}
+		}
+	}
+	switch {
+	case sum.Pending > 0:
+		sum.Status = "waiting on a question"
+	case s.Status == string(agentloop.StatusSuccess):
+		sum.Status = "finished"
+	case s.Status == "":
+		sum.Status = "running"
+	default:
+		sum.Status = s.Status
+	}
+	return sum
+}
+
+// Latest returns the id of the most recently updated session.
+func (st *Store) Latest() (string, error) {
+	list, err := st.List()
+	if err != nil {
+		return "", err
+	}
+	for _, s := range list {
+		if s.Err == "" {
+			return s.ID, nil
+		}
+	}
+	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())
+}

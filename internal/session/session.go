@@ -1,0 +1,201 @@
+// Package session keeps askuser runs on disk so they can be listed,
+// continued and resumed after the process is gone.
+//
+// A session is one append-only JSON-lines journal, <dir>/sessions/<id>.jsonl.
+// Every record is written with a single write and synced to disk before the
+// run acts on it, so a kill -9 at any instant leaves a journal whose every
+// complete line is a record; at most the last line is torn, and loading
+// drops it (and says so). A damaged line anywhere else is reported with the
+// file, the line and how many records before it are intact, never a panic.
+// A journal is locked while a process appends to it.
+package session
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+)
+
+// FormatVersion is the journal format version.
+const FormatVersion = 1
+
+// Meta describes a session: what it runs against and how it began.
+type Meta struct {
+	ID          string    `json:"id"`
+	Created     time.Time `json:"created"`
+	Provider    string    `json:"provider"`
+	Model       string    `json:"model"`
+	BaseURL     string    `json:"base_url,omitempty"`
+	Script      string    `json:"script,omitempty"`
+	System      string    `json:"system,omitempty"`
+	Cwd         string    `json:"cwd,omitempty"`
+	FirstPrompt string    `json:"first_prompt,omitempty"`
+}
+
+// record is one journal line.
+type record struct {
+	Type    string    `json:"type"`
+	At      time.Time `json:"at"`
+	Version int       `json:"version,omitempty"`
+	Meta    *Meta     `json:"meta,omitempty"`
+
+	Message   *agentloop.Message `json:"message,omitempty"`
+	Request   *ask.Request       `json:"request,omitempty"`
+	ToolUseID string             `json:"tool_use_id,omitempty"`
+	Result    *agentloop.Block   `json:"result,omitempty"`
+	Answers   []ask.Answer       `json:"answers,omitempty"`
+
+	Status string           `json:"status,omitempty"`
+	Detail string           `json:"detail,omitempty"`
+	Turns  int              `json:"turns,omitempty"`
+	Usage  *agentloop.Usage `json:"usage,omitempty"`
+}
+
+// Record types.
+const (
+	recSession  = "session"
+	recMessage  = "message"
+	recAsked    = "asked"
+	recAnswered = "answered"
+	recStatus   = "status"
+)
+
+// Session is an open journal and the conversation it holds.
+type Session struct {
+	Meta  Meta
+	State *agentloop.State
+	// Status and Detail are from the last status record.
+	Status string
+	Detail string
+	// Updated is the time of the last record.
+	Updated time.Time
+	// Recovered says what loading repaired (a torn last line), or "".
+	Recovered string
+
+	path   string
+	f      *os.File
+	unlock func()
+	now    func() time.Time
+}
+
+// Path is the journal file.
+func (s *Session) Path() string { return s.path }
+
+// Message records a message (agentloop.Journal).
+func (s *Session) Message(m agentloop.Message) error {
+	return s.append(record{Type: recMessage, Message: &m})
+}
+
+// Asked records a question set starting to wait (agentloop.Journal).
+func (s *Session) Asked(req ask.Request, at time.Time) error {
+	return s.append(record{Type: recAsked, At: at, Request: &req})
+}
+
+// Answered records a tool result (agentloop.Journal).
+func (s *Session) Answered(id string, result agentloop.Block, answers []ask.Answer) error {
+	return s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers})
+}
+
+// SetStatus records how a run ended.
+func (s *Session) SetStatus(status, detail string, turns int, usage agentloop.Usage) error {
+	s.Status, s.Detail = status, detail
+	return s.append(record{Type: recStatus, Status: status, Detail: detail, Turns: turns, Usage: &usage})
+}
+
+// Close releases the journal.
+func (s *Session) Close() error {
+	if s.f == nil {
+		return nil
+	}
+	s.unlock()
+	err := s.f.Close()
+	s.f = nil
+	return err
+}
+
+// append writes one record durably: one write, then a sync.
+func (s *Session) append(r record) error {
+	if s.f == nil {
+		return fmt.Errorf("session %s is closed", s.Meta.ID)
+	}
+	if r.At.IsZero() {
+		r.At = s.now()
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode session record: %w", err)
+	}
+	if _, err := s.f.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("write session %s: %w", s.path, err)
+	}
+	if err := syncData(s.f); err != nil {
+		return fmt.Errorf("sync session %s: %w", s.path, err)
+	}
+	s.Updated = r.At
+	return nil
+}
+
+// NewID returns a random (version 4) UUID, the form Claude Code uses.
+func NewID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// ErrNotFound is returned for a session id that matches no session.
+var ErrNotFound = errors.New("no such session")
+
+// Store is a directory of sessions.
+type Store struct {
+	Dir string
+	Now func() time.Time
+}
+
+func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
+
+func (st *Store) now() time.Time {
+	if st.Now != nil {
+		return st.Now()
+	}
+	return time.Now()
+}
+
+// Create starts a new session journal.
+func (st *Store) Create(meta Meta) (*Session, error) {
+	dir := st.sessionsDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create state directory: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
+	}
+	if meta.ID == "" {
+		meta.ID = NewID()
+	}
+	if meta.Created.IsZero() {
+		meta.Created = st.now()
+	}
+	path := filepath.Join(dir, meta.ID+".jsonl")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
+	unlock, err := lock(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s := &Session{Meta: meta, State: agentloop.NewState(), path: path, f: f, unlock: unlock, now: st.now}
+	if err := s.append(record{Type: recSession, At: meta.Created, Version: FormatVersion, Meta: &meta}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	syncDir(dir)
+	return s, nil
+}

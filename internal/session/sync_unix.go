@@ -1,0 +1,39 @@
+//go:build unix
+
+package session
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// syncData flushes a journal's data to disk (fdatasync: the size change is
+// flushed, the access times are not).
+func syncData(f *os.File) error {
+	for {
+		err := unix.Fdatasync(int(f.Fd()))
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// syncDir makes a new journal's directory entry durable; failure is not
+// fatal (the journal itself is synced).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// lock takes an exclusive lock on the journal so two processes never
+// append to one session at once.
+func lock(f *os.File) (func(), error) {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return nil, fmt.Errorf("session %s is in use by another askuser process; wait for it to finish", f.Name())
+	}
+	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
+}
