@@ -19,7 +19,7 @@ func (s *Stdio) routeLocked(l *inLine) (*openSet, *lineErr) {
 			return set, nil
 		}
 		return nil, &lineErr{id: l.id, msg: fmt.Sprintf(`%s: no open question set has id %q; open: %s; set "id" to one of them`,
-			l.where, l.id, openList(s.sets))}
+			l.where(), l.id, openList(s.sets))}
 	}
 	if len(s.sets) == 1 {
 		return s.sets[0], nil
@@ -38,13 +38,16 @@ func (s *Stdio) routeLocked(l *inLine) (*openSet, *lineErr) {
 		what = "its answers fit " + openList(fits)
 	}
 	return nil, &lineErr{msg: fmt.Sprintf(`%s: several question sets are open (%s) and the line has no "id"; %s; add "id" naming the set it answers`,
-		l.where, openList(s.sets), what)}
+		l.where(), openList(s.sets), what)}
 }
 
 // fits reports whether every answer in l names a question of qs.
 func (l *inLine) fits(qs []ask.Question) bool {
 	for i := range l.entries {
 		for _, ref := range l.entries[i].refs() {
+			if ref == "" {
+				continue
+			}
 			if _, ok, ambiguous := ask.FindQuestion(qs, ref); !ok && !ambiguous {
 				return false
 			}
@@ -70,7 +73,7 @@ func openList(sets []*openSet) string {
 // wrong; nothing is applied unless the whole line is right.
 func buildAnswers(req ask.Request, l *inLine) ([]ask.Answer, *lineErr) {
 	fail := func(format string, args ...any) ([]ask.Answer, *lineErr) {
-		return nil, &lineErr{id: req.ID, msg: fmt.Sprintf("%s, question set %s: ", l.where, req.ID) + fmt.Sprintf(format, args...)}
+		return nil, &lineErr{id: req.ID, msg: fmt.Sprintf("%s, question set %s: ", l.where(), req.ID) + fmt.Sprintf(format, args...)}
 	}
 	answers := make([]ask.Answer, len(req.Questions))
 	given := make([]bool, len(req.Questions))
@@ -82,7 +85,7 @@ func buildAnswers(req ask.Request, l *inLine) ([]ask.Answer, *lineErr) {
 		}
 		q := req.Questions[qi]
 		if given[qi] {
-			return fail("%s answers question %q a second time; answer each question once", e.path, ask.Display(q.Header))
+			return fail("%s answers question %q a second time; answer each question once", e.path(), ask.Display(q.Header))
 		}
 		given[qi] = true
 		a, msg := entryAnswer(q, e, l.mapForm, l.source)
@@ -111,6 +114,9 @@ func buildAnswers(req ask.Request, l *inLine) ([]ask.Answer, *lineErr) {
 func findEntryQuestion(qs []ask.Question, e *inEntry, byLabel bool) (int, string) {
 	idx := -1
 	for _, ref := range e.refs() {
+		if ref == "" {
+			continue
+		}
 		i, ok, ambiguous := ask.FindQuestion(qs, ref)
 		switch {
 		case ambiguous:
@@ -125,12 +131,12 @@ func findEntryQuestion(qs []ask.Question, e *inEntry, byLabel bool) (int, string
 				field = `"question"`
 			}
 			return -1, fmt.Sprintf("%s: header %q is shared by the questions %s; use the full question text as %s instead",
-				e.path, ask.Display(ref), strings.Join(texts, " and "), field)
+				e.path(), ask.Display(ref), strings.Join(texts, " and "), field)
 		case !ok:
 			return -1, fmt.Sprintf("%s: no question of this set is called %q; its questions are %s",
-				e.path, ask.Display(ref), questionList(qs))
+				e.path(), ask.Display(ref), questionList(qs))
 		case idx >= 0 && i != idx:
-			return -1, fmt.Sprintf(`%s: "header" and "question" name different questions; give just one`, e.path)
+			return -1, fmt.Sprintf(`%s: "header" and "question" name different questions; give just one`, e.path())
 		}
 		idx = i
 	}
@@ -143,14 +149,14 @@ func entryAnswer(q ask.Question, e *inEntry, mapForm bool, src ask.Source) (ask.
 	if mapForm {
 		var msg string
 		if labels, custom, msg = mapValue(q, e.value); msg != "" {
-			return ask.Answer{}, e.path + ": " + msg
+			return ask.Answer{}, e.path() + ": " + msg
 		}
 	} else if e.skipped && (len(labels) > 0 || strings.TrimSpace(custom) != "") {
-		return ask.Answer{}, fmt.Sprintf(`%s says "skipped":true but also gives selectedOptions or customInput; send one or the other`, e.path)
+		return ask.Answer{}, fmt.Sprintf(`%s says "skipped":true but also gives selectedOptions or customInput; send one or the other`, e.path())
 	}
 	a, err := ask.Selection(q, labels, custom, src)
 	if err != nil {
-		msg := e.path + ": " + err.Error()
+		msg := e.path() + ": " + err.Error()
 		for _, l := range labels {
 			if q.LabelIndex(l) < 0 && ask.FoldKey(l) != "other" {
 				msg += `; for free text, set "customInput"`
@@ -161,7 +167,7 @@ func entryAnswer(q ask.Question, e *inEntry, mapForm bool, src ask.Source) (ask.
 	}
 	if a.Skipped && !mapForm && !e.skipped {
 		return a, fmt.Sprintf(`%s gives no selectedOptions and no customInput for question %q; choose from %s, give "customInput", or send "skipped":true to skip it`,
-			e.path, ask.Display(q.Header), q.LabelList())
+			e.path(), ask.Display(q.Header), q.LabelList())
 	}
 	return a, ""
 }

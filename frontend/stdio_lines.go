@@ -65,7 +65,8 @@ const (
 
 // inLine is an answer line whose shape has been checked.
 type inLine struct {
-	where   string // "stdin line 3", for messages
+	input   string // names the stream, for messages
+	n       int    // the line's number in it
 	id      string // "" when the line names no question set
 	source  ask.Source
 	mapForm bool
@@ -74,7 +75,7 @@ type inLine struct {
 
 // inEntry is the answer to one question, as the line gives it.
 type inEntry struct {
-	path     string // where it is in the line: answers[1] or answers["Database"]
+	index    int    // by-label form: the position in "answers"; -1 in the map form
 	header   string // by-label form: the names of the question ("" when absent)
 	question string
 	labels   []string
@@ -84,16 +85,21 @@ type inEntry struct {
 	value    string // map form: labels or free text
 }
 
-// refs returns the names the entry gives its question.
-func (e *inEntry) refs() []string {
-	var refs []string
-	for _, r := range []string{e.question, e.header, e.key} {
-		if r != "" {
-			refs = append(refs, r)
-		}
+// where names the line for a message: "stdin line 3".
+func (l *inLine) where() string { return fmt.Sprintf("%s line %d", l.input, l.n) }
+
+// path says where the entry is in its line, for a message: answers[1] or
+// answers["Database"]. Built only for messages: it is not free.
+func (e *inEntry) path() string {
+	if e.index >= 0 {
+		return fmt.Sprintf("answers[%d]", e.index)
 	}
-	return refs
+	return fmt.Sprintf("answers[%q]", e.key)
 }
+
+// refs returns the names the entry gives its question; unused ones are "".
+// An array, not a slice: it is called on every line and need not allocate.
+func (e *inEntry) refs() [3]string { return [3]string{e.question, e.header, e.key} }
 
 var (
 	lineFields  = []string{"type", "id", "source", "answers"}
@@ -101,144 +107,145 @@ var (
 )
 
 // parseLine checks the shape of one non-blank input line; n is its line
-// number and input names the stream, for messages.
+// number and input names the stream, for messages. The line is decoded
+// once, into generic values, and checked field by field from those.
 func parseLine(line []byte, n int, input string) (lineKind, inLine, *lineErr) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(line, &obj); err != nil || obj == nil {
-		return 0, inLine{}, &lineErr{msg: notObject(line, n, input, err), example: true}
+	var v any
+	if err := json.Unmarshal(line, &v); err != nil {
+		return 0, inLine{}, &lineErr{msg: notJSON(line, n, input, err), example: true}
 	}
-	if v, ok := obj["type"]; ok {
-		var t string
-		switch _ = json.Unmarshal(v, &t); t {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return 0, inLine{}, &lineErr{msg: fmt.Sprintf("%s line %d is %s, not a JSON object; send one JSON object per line", input, n, describe(v)), example: true}
+	}
+	if t, ok := obj["type"]; ok {
+		switch t {
 		case "user":
 			return kindUser, inLine{}, nil
 		case "answer":
 		default:
-			return 0, inLine{}, &lineErr{msg: fmt.Sprintf(`%s line %d: "type" must be "answer" or "user", got %s`, input, n, describe(v))}
+			return 0, inLine{}, &lineErr{msg: fmt.Sprintf(`%s line %d: "type" must be "answer" or "user", got %s`, input, n, describe(t))}
 		}
 	}
-	l := inLine{where: fmt.Sprintf("%s line %d", input, n), source: ask.SourceProgram}
+	l := inLine{input: input, n: n, source: ask.SourceProgram}
 	fail := func(example bool, format string, args ...any) (lineKind, inLine, *lineErr) {
-		return 0, inLine{}, &lineErr{id: l.id, msg: l.where + ": " + fmt.Sprintf(format, args...), example: example}
+		return 0, inLine{}, &lineErr{id: l.id, msg: l.where() + ": " + fmt.Sprintf(format, args...), example: example}
 	}
 	if v, ok := obj["id"]; ok {
-		if err := json.Unmarshal(v, &l.id); err != nil || l.id == "" {
+		if l.id, _ = v.(string); l.id == "" {
 			return fail(false, `"id" must be the id of an open question set (a non-empty string), got %s`, describe(v))
 		}
 	}
-	if k := unknownKey(obj, lineFields); k != "" {
+	if k, found := unknownKey(obj, lineFields); found {
 		return fail(true, "%q is not a field of an answer line; remove it (fields: %s)", k, strings.Join(lineFields, ", "))
 	}
 	if v, ok := obj["source"]; ok {
-		var src string
-		_ = json.Unmarshal(v, &src)
-		switch ask.Source(src) {
-		case ask.SourcePerson, ask.SourceProgram:
-			l.source = ask.Source(src)
+		switch v {
+		case string(ask.SourcePerson), string(ask.SourceProgram):
+			l.source = ask.Source(v.(string))
 		default:
 			return fail(false, `"source" must be "person" (a person chose these answers) or "program" (the default), got %s`, describe(v))
 		}
 	}
-	raw, ok := obj["answers"]
+	answers, ok := obj["answers"]
 	if !ok {
 		return fail(true, `the line has no "answers"`)
 	}
-	if msg := parseEntries(bytes.TrimSpace(raw), &l); msg != "" {
+	if msg := parseEntries(answers, &l); msg != "" {
 		return fail(false, "%s", msg)
 	}
 	return kindAnswer, l, nil
 }
 
 // parseEntries reads "answers" in either form into l.entries.
-func parseEntries(raw json.RawMessage, l *inLine) string {
-	switch {
-	case len(raw) > 0 && raw[0] == '[':
-		var items []json.RawMessage
-		_ = json.Unmarshal(raw, &items) // valid JSON: checked with the line
-		for i, item := range items {
-			e, msg := parseEntry(fmt.Sprintf("answers[%d]", i), item)
-			if msg != "" {
+func parseEntries(answers any, l *inLine) string {
+	switch a := answers.(type) {
+	case []any:
+		l.entries = make([]inEntry, len(a))
+		for i, item := range a {
+			if msg := parseEntry(&l.entries[i], i, item); msg != "" {
 				return msg
 			}
-			l.entries = append(l.entries, e)
 		}
-	case len(raw) > 0 && raw[0] == '{':
+	case map[string]any:
 		l.mapForm = true
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(raw, &m)
-		for _, k := range sortedKeys(m) {
-			e := inEntry{path: fmt.Sprintf("answers[%q]", k), key: k}
-			if err := json.Unmarshal(m[k], &e.value); err != nil || isNull(m[k]) {
-				return fmt.Sprintf(`%s must be a string (a label, labels separated by commas, free text, or "" to skip), got %s`, e.path, describe(m[k]))
+		l.entries = make([]inEntry, 0, len(a))
+		for _, k := range sortedKeys(a) {
+			e := inEntry{index: -1, key: k}
+			var ok bool
+			if e.value, ok = a[k].(string); !ok {
+				return fmt.Sprintf(`%s must be a string (a label, labels separated by commas, free text, or "" to skip), got %s`, e.path(), describe(a[k]))
 			}
 			l.entries = append(l.entries, e)
 		}
 	default:
-		return fmt.Sprintf(`"answers" must be an object {"<header>":"<label>"} or an array [{"header":"<header>","selectedOptions":["<label>"]}], got %s`, describe(raw))
+		return fmt.Sprintf(`"answers" must be an object {"<header>":"<label>"} or an array [{"header":"<header>","selectedOptions":["<label>"]}], got %s`, describe(answers))
 	}
 	return ""
 }
 
-// parseEntry reads one element of the by-label form.
-func parseEntry(path string, raw json.RawMessage) (inEntry, string) {
-	e := inEntry{path: path}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return e, fmt.Sprintf(`%s must be an object such as {"header":"Database","selectedOptions":["PostgreSQL"]}, got %s`, path, describe(raw))
+// parseEntry reads element i of the by-label form into e.
+func parseEntry(e *inEntry, i int, item any) string {
+	e.index = i
+	obj, ok := item.(map[string]any)
+	if !ok {
+		return fmt.Sprintf(`%s must be an object such as {"header":"Database","selectedOptions":["PostgreSQL"]}, got %s`, e.path(), describe(item))
 	}
-	if k := unknownKey(obj, entryFields); k != "" {
-		return e, fmt.Sprintf("%s: %q is not a field of an answer; remove it (fields: %s)", path, k, strings.Join(entryFields, ", "))
+	if k, found := unknownKey(obj, entryFields); found {
+		return fmt.Sprintf("%s: %q is not a field of an answer; remove it (fields: %s)", e.path(), k, strings.Join(entryFields, ", "))
 	}
-	for _, f := range []struct {
+	for _, f := range [...]struct {
 		name string
 		to   *string
 	}{{"header", &e.header}, {"question", &e.question}, {"customInput", &e.custom}} {
-		if v, ok := obj[f.name]; ok && !isNull(v) {
-			if err := json.Unmarshal(v, f.to); err != nil {
-				return e, fmt.Sprintf("%s.%s must be a string, got %s", path, f.name, describe(v))
+		if v := obj[f.name]; v != nil {
+			if *f.to, ok = v.(string); !ok {
+				return fmt.Sprintf("%s.%s must be a string, got %s", e.path(), f.name, describe(v))
 			}
 		}
 	}
 	if strings.TrimSpace(e.header) == "" && strings.TrimSpace(e.question) == "" {
-		return e, fmt.Sprintf(`%s names no question; add "header" (or "question" with the full question text)`, path)
+		return fmt.Sprintf(`%s names no question; add "header" (or "question" with the full question text)`, e.path())
 	}
-	if v, ok := obj["selectedOptions"]; ok && !isNull(v) {
-		if err := json.Unmarshal(v, &e.labels); err != nil {
-			return e, fmt.Sprintf("%s.selectedOptions must be an array of label strings, got %s", path, describe(v))
+	if v := obj["selectedOptions"]; v != nil {
+		labels, ok := v.([]any)
+		e.labels = make([]string, len(labels))
+		for j := 0; ok && j < len(labels); j++ {
+			e.labels[j], ok = labels[j].(string)
+		}
+		if !ok {
+			return fmt.Sprintf("%s.selectedOptions must be an array of label strings, got %s", e.path(), describe(v))
 		}
 	}
-	if v, ok := obj["skipped"]; ok && !isNull(v) {
-		if err := json.Unmarshal(v, &e.skipped); err != nil {
-			return e, fmt.Sprintf("%s.skipped must be true or false, got %s", path, describe(v))
+	if v := obj["skipped"]; v != nil {
+		if e.skipped, ok = v.(bool); !ok {
+			return fmt.Sprintf("%s.skipped must be true or false, got %s", e.path(), describe(v))
 		}
 	}
-	return e, ""
+	return ""
 }
 
-// notObject explains why a line is not a JSON object, and where.
-func notObject(line []byte, n int, input string, err error) string {
+// notJSON explains why a line could not be decoded, and where.
+func notJSON(line []byte, n int, input string, err error) string {
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		off := int(min(max(se.Offset, 0), int64(len(line))))
 		return fmt.Sprintf("%s line %d is not valid JSON: %v at byte %d (after %q); send one JSON object per line",
 			input, n, se, off, line[max(0, off-24):off])
 	}
-	if err != nil && !json.Valid(line) {
-		return fmt.Sprintf("%s line %d is not valid JSON: %v; send one JSON object per line", input, n, err)
-	}
-	return fmt.Sprintf("%s line %d is %s, not a JSON object; send one JSON object per line", input, n, describe(line))
+	return fmt.Sprintf("%s line %d cannot be read: %v; send one JSON object per line", input, n, err)
 }
 
 // unknownKey returns the first key of obj, in sorted order, not in known.
-func unknownKey(obj map[string]json.RawMessage, known []string) string {
-	for _, k := range sortedKeys(obj) {
-		if !slices.Contains(known, k) {
-			return k
+func unknownKey(obj map[string]any, known []string) (key string, found bool) {
+	for k := range obj {
+		if !slices.Contains(known, k) && (!found || k < key) {
+			key, found = k, true
 		}
 	}
-	return ""
+	return key, found
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
+func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -247,30 +254,23 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
-
-// describe names what a JSON value is, for a message: a short string is
+// describe names a decoded JSON value for a message: a short string is
 // quoted, anything else named by its type.
-func describe(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
+func describe(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case map[string]any:
 		return "an object"
-	case '[':
+	case []any:
 		return "an array"
-	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil && len(s) <= 40 {
-			return fmt.Sprintf("%q", ask.Display(s))
+	case string:
+		if len(v) <= 40 {
+			return fmt.Sprintf("%q", ask.Display(v))
 		}
 		return "a string"
-	case 't', 'f':
+	case bool:
 		return "a boolean"
-	case 'n':
-		return "null"
 	}
 	return "a number"
 }
