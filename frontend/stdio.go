@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/askuser/askuser/ask"
@@ -123,7 +124,7 @@ func (s *Stdio) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) 
 		s.mu.Lock()
 		s.closeSetLocked(set)
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w: write question set %s to %s: %w", ask.ErrNoAnswer, req.ID, s.name(), err)
+		return nil, fmt.Errorf("%w: write question set %s: %w", ask.ErrNoAnswer, req.ID, err)
 	}
 	select {
 	case r := <-set.done:
@@ -249,7 +250,7 @@ func (s *Stdio) finishLocked(set *openSet, r setResult) {
 func (s *Stdio) closeSetLocked(set *openSet) bool {
 	for i, o := range s.sets {
 		if o == set {
-			s.sets = append(s.sets[:i:i], s.sets[i+1:]...)
+			s.sets = slices.Delete(s.sets, i, i+1)
 			return true
 		}
 	}

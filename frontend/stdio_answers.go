@@ -140,6 +140,9 @@ func findEntryQuestion(qs []ask.Question, e *inEntry, byLabel bool) (int, string
 		}
 		idx = i
 	}
+	if idx < 0 {
+		return -1, fmt.Sprintf("%s names no question; name it by its header or its full text", e.path())
+	}
 	return idx, ""
 }
 

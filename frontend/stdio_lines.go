@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/askuser/askuser/ask"
@@ -170,7 +170,7 @@ func parseEntries(answers any, l *inLine) string {
 	case map[string]any:
 		l.mapForm = true
 		l.entries = make([]inEntry, 0, len(a))
-		for _, k := range sortedKeys(a) {
+		for _, k := range slices.Sorted(maps.Keys(a)) {
 			e := inEntry{index: -1, key: k}
 			var ok bool
 			if e.value, ok = a[k].(string); !ok {
@@ -243,15 +243,6 @@ func unknownKey(obj map[string]any, known []string) (key string, found bool) {
 		}
 	}
 	return key, found
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // describe names a decoded JSON value for a message: a short string is

@@ -141,6 +141,8 @@ func TestStdioBadLines(t *testing.T) {
 			`stdin line 1: answers["Database"] must be a string (a label, labels separated by commas, free text, or "" to skip), got an array`},
 		{"map value Other", `{"answers":{"Database":"other","Features":"","Region":""}}`, "q1",
 			`stdin line 1, question set q1: answers["Database"]: "other" is not an answer; for free text, give the text itself as the value`},
+		{"empty key", `{"answers":{"":"SQLite","Features":"","Region":""}}`, "q1",
+			`stdin line 1, question set q1: answers[""] names no question; name it by its header or its full text`},
 		{"over-long line", long, "", `stdin line 1 is longer than the limit of 4096 bytes and was discarded; send each answer as one shorter line`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

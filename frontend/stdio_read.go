@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,10 +122,11 @@ func (s *Stdio) endLocked(err error) {
 	s.userWait = nil
 }
 
+// closedErr is Ask's error when In ended before set was answered.
 func (s *Stdio) closedErr(set *openSet) error {
 	headers := make([]string, len(set.req.Questions))
 	for i, q := range set.req.Questions {
-		headers[i] = q.Header
+		headers[i] = ask.Display(q.Header)
 	}
 	what := fmt.Sprintf("question set %s (%s)", set.req.ID, strings.Join(headers, ", "))
 	if errors.Is(s.readErr, io.EOF) {
@@ -134,6 +136,7 @@ func (s *Stdio) closedErr(set *openSet) error {
 	return fmt.Errorf("%w: reading %s failed before %s was answered: %w", ask.ErrNoAnswer, s.name(), what, s.readErr)
 }
 
+// userEndErr is NextUser's error once In has ended.
 func (s *Stdio) userEndErr() error {
 	if errors.Is(s.readErr, io.EOF) {
 		return io.EOF
@@ -141,6 +144,8 @@ func (s *Stdio) userEndErr() error {
 	return fmt.Errorf("read %s: %w", s.name(), s.readErr)
 }
 
+// deliverUserLocked hands a user line to the longest-waiting NextUser, or
+// keeps it for the next one.
 func (s *Stdio) deliverUserLocked(msg json.RawMessage) {
 	if len(s.userWait) > 0 {
 		w := s.userWait[0]
@@ -163,7 +168,7 @@ func (s *Stdio) unreadUserLocked(msg json.RawMessage) {
 func (s *Stdio) dropUserWaiterLocked(w chan userResult) bool {
 	for i, x := range s.userWait {
 		if x == w {
-			s.userWait = append(s.userWait[:i:i], s.userWait[i+1:]...)
+			s.userWait = slices.Delete(s.userWait, i, i+1)
 			return true
 		}
 	}
