@@ -170,7 +170,9 @@ func parseEntries(answers any, l *inLine) string {
 	case map[string]any:
 		l.mapForm = true
 		l.entries = make([]inEntry, 0, len(a))
-		for _, k := range slices.Sorted(maps.Keys(a)) {
+		keys := slices.AppendSeq(make([]string, 0, len(a)), maps.Keys(a))
+		slices.Sort(keys) // so that of several bad keys, the first is reported
+		for _, k := range keys {
 			e := inEntry{index: -1, key: k}
 			var ok bool
 			if e.value, ok = a[k].(string); !ok {
