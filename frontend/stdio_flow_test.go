@@ -33,7 +33,7 @@ func TestStdioPrewrittenBadLineReportedWhenApplied(t *testing.T) {
 	g := newRig(t, StdioConfig{})
 	// Read (and queued) while a NextUser call waits; applied when q1 opens.
 	g.send(`{"answers":{"Size":"L"}}`, `{"type":"user","message":"go"}`, `{"answers":{"Color":"Red"}}`)
-	if msg, err := g.s.NextUser(context.Background()); err != nil || !strings.Contains(string(msg), `"go"`) {
+	if msg, err := g.s.NextUser(bounded(t)); err != nil || !strings.Contains(string(msg), `"go"`) {
 		t.Fatalf("NextUser: %s, %v", msg, err)
 	}
 	ch := g.ask(context.Background(), oneQ("q1", "Color", "Red", "Blue"))
@@ -54,7 +54,7 @@ func TestStdioUserLines(t *testing.T) {
 		`{"type":"user","message":{"role":"user","content":"three"}}`)
 	checkSummary(t, answered(t, ch), []string{"Color: Blue (program)"})
 	for _, want := range []string{"one", "two", "three"} {
-		msg, err := g.s.NextUser(context.Background())
+		msg, err := g.s.NextUser(bounded(t))
 		if err != nil {
 			t.Fatalf("NextUser: %v", err)
 		}
@@ -67,7 +67,7 @@ func TestStdioUserLines(t *testing.T) {
 		}
 	}
 	g.in.Close()
-	if _, err := g.s.NextUser(context.Background()); err != io.EOF {
+	if _, err := g.s.NextUser(bounded(t)); err != io.EOF {
 		t.Errorf("NextUser at EOF: got %v, want io.EOF", err)
 	}
 	g.noMoreOutput()
@@ -160,12 +160,12 @@ func TestSplitFirstJSON(t *testing.T) {
 		t.Fatalf("first value: %v %+v", err, in)
 	}
 	s := NewStdio(StdioConfig{In: rest, Out: io.Discard, Via: "stdin"})
-	answers, err := s.Ask(context.Background(), ask.Request{ID: "q1", Questions: in.Questions})
+	answers, err := s.Ask(bounded(t), ask.Request{ID: "q1", Questions: in.Questions})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSummary(t, summary(t, answers), []string{"Database: SQLite (program)"})
-	if msg, err := s.NextUser(context.Background()); err != nil || string(msg) != `{"type":"user","message":"next"}` {
+	if msg, err := s.NextUser(bounded(t)); err != nil || string(msg) != `{"type":"user","message":"next"}` {
 		t.Errorf("NextUser after the set: %s, %v", msg, err)
 	}
 }

@@ -124,6 +124,15 @@ func (g *rig) askOpen(req ask.Request) <-chan askResult {
 	return ch
 }
 
+// bounded is a context for a direct call that should return at once: if
+// it blocks, the call ends with ErrTimeout after bound and the test fails
+// instead of hanging.
+func bounded(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 func wait[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
 	select {

@@ -74,10 +74,10 @@ func TestStdioEOF(t *testing.T) {
 		t.Errorf("error:\n got %s\nwant %s", r.err, want)
 	}
 	// Once In has ended, later questions fail at once and NextUser ends.
-	if _, err := g.s.Ask(context.Background(), oneQ("q2", "Color", "Red", "Blue")); !errors.Is(err, ask.ErrNoAnswer) {
+	if _, err := g.s.Ask(bounded(t), oneQ("q2", "Color", "Red", "Blue")); !errors.Is(err, ask.ErrNoAnswer) {
 		t.Errorf("Ask after EOF: got %v, want ErrNoAnswer", err)
 	}
-	if _, err := g.s.NextUser(context.Background()); err != io.EOF {
+	if _, err := g.s.NextUser(bounded(t)); err != io.EOF {
 		t.Errorf("NextUser after EOF: got %v, want io.EOF", err)
 	}
 }
@@ -95,11 +95,11 @@ func TestStdioLastLineWithoutNewline(t *testing.T) {
 func TestStdioReadError(t *testing.T) {
 	boom := errors.New("device gone")
 	s := NewStdio(StdioConfig{In: iotest.ErrReader(boom), Out: io.Discard, Via: "stdin"})
-	_, err := s.Ask(context.Background(), oneQ("q1", "Color", "Red", "Blue"))
+	_, err := s.Ask(bounded(t), oneQ("q1", "Color", "Red", "Blue"))
 	if !errors.Is(err, ask.ErrNoAnswer) || !errors.Is(err, boom) {
 		t.Errorf("Ask: got %v, want ErrNoAnswer wrapping the read error", err)
 	}
-	if _, err := s.NextUser(context.Background()); !errors.Is(err, boom) {
+	if _, err := s.NextUser(bounded(t)); !errors.Is(err, boom) {
 		t.Errorf("NextUser: got %v, want the read error", err)
 	}
 }
@@ -108,7 +108,7 @@ func TestStdioWriteError(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	s := NewStdio(StdioConfig{In: r, Out: failWriter{}, Via: "stdin"})
-	_, err := s.Ask(context.Background(), oneQ("q1", "Color", "Red", "Blue"))
+	_, err := s.Ask(bounded(t), oneQ("q1", "Color", "Red", "Blue"))
 	if !errors.Is(err, ask.ErrNoAnswer) || !strings.Contains(err.Error(), "stdout is closed") {
 		t.Errorf("got %v, want ErrNoAnswer with the write error", err)
 	}
@@ -120,11 +120,11 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("stdout is c
 
 func TestStdioBadRequest(t *testing.T) {
 	g := newRig(t, StdioConfig{})
-	if _, err := g.s.Ask(context.Background(), ask.Request{Questions: dbSet("").Questions}); err == nil {
+	if _, err := g.s.Ask(bounded(t), ask.Request{Questions: dbSet("").Questions}); err == nil {
 		t.Error("Ask without an id succeeded")
 	}
 	ch := g.askOpen(oneQ("q1", "Color", "Red", "Blue"))
-	if _, err := g.s.Ask(context.Background(), oneQ("q1", "Size", "S", "L")); err == nil || !strings.Contains(err.Error(), "already open") {
+	if _, err := g.s.Ask(bounded(t), oneQ("q1", "Size", "S", "L")); err == nil || !strings.Contains(err.Error(), "already open") {
 		t.Errorf("second Ask with an open id: got %v", err)
 	}
 	g.send(`{"answers":{"Color":"Red"}}`)
@@ -168,7 +168,7 @@ func TestStdioNextUserCancel(t *testing.T) {
 		t.Fatalf("got %v, want ErrCancelled", err)
 	}
 	g.send(`{"type":"user","message":{"role":"user","content":"hi"}}`)
-	msg, err := g.s.NextUser(context.Background())
+	msg, err := g.s.NextUser(bounded(t))
 	if err != nil || !strings.Contains(string(msg), `"hi"`) {
 		t.Errorf("the line read after a cancelled NextUser was lost: %s, %v", msg, err)
 	}
