@@ -81,15 +81,45 @@ func (q Question) Recommended() []int {
 // to a question or a label: display-safe, trimmed, case-folded, without a
 // "(Recommended)" suffix, inner runs of space collapsed.
 func FoldKey(s string) string {
+	if isSimpleKey(s) {
+		return strings.ToLower(s) // the common case, without the copies below
+	}
 	return strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
+}
+
+// isSimpleKey reports whether FoldKey(s) is just strings.ToLower(s): s is
+// printable ASCII with single spaces between words, none around them, and
+// no "(Recommended)" suffix.
+func isSimpleKey(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		// s[i+1] exists after a space: s does not end in one.
+		if c := s[i]; c < 0x20 || c >= 0x7f || (c == ' ' && s[i+1] == ' ') {
+			return false
+		}
+	}
+	return s[len(s)-1] != ')' || !IsRecommended(s)
+}
+
+// sameKey reports whether FoldKey(a) == FoldKey(b). Matching compares a
+// reference with every label or question of a set on every lookup, so the
+// common case, two simple keys, is compared in place rather than by
+// folding copies; for ASCII, EqualFold is the same test as comparing
+// strings.ToLower of both.
+func sameKey(a, b string) bool {
+	if isSimpleKey(a) && isSimpleKey(b) {
+		return strings.EqualFold(a, b)
+	}
+	return FoldKey(a) == FoldKey(b)
 }
 
 // LabelIndex returns the index of the option whose label matches ref
 // (case-insensitively, with or without "(Recommended)"), or -1.
 func (q Question) LabelIndex(ref string) int {
-	k := FoldKey(ref)
 	for i, o := range q.Options {
-		if FoldKey(o.Label) == k {
+		if sameKey(ref, o.Label) {
 			return i
 		}
 	}
@@ -112,15 +142,14 @@ func (q Question) LabelList() string {
 // is true when ref matches more than one question's header (questions with
 // the same header must be referred to by their text).
 func FindQuestion(qs []Question, ref string) (idx int, ok, ambiguous bool) {
-	k := FoldKey(ref)
 	idx = -1
 	for i, q := range qs {
-		if FoldKey(q.Question) == k {
+		if sameKey(ref, q.Question) {
 			return i, true, false
 		}
 	}
 	for i, q := range qs {
-		if FoldKey(q.Header) == k {
+		if sameKey(ref, q.Header) {
 			if idx >= 0 {
 				return -1, false, true
 			}
