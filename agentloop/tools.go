@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/askuser/askuser/ask"
@@ -108,7 +109,7 @@ func (l *Loop) settle(ctx context.Context, jobs []askOutcome, out *Outcome) bool
 	case timedOut != nil:
 		out.Status, out.Reason, out.Err = StatusTimeout, timedOut.Error(), timedOut
 	case waiting != nil:
-		out.Status, out.Reason = StatusWaiting, waiting.Error()
+		out.Status, out.Reason = StatusWaiting, strings.TrimPrefix(waiting.Error(), ask.ErrDeferred.Error()+": ")
 	default:
 		return false
 	}

@@ -106,15 +106,20 @@ func (a Answer) answeredBy() string {
 }
 
 func (a Answer) lateNote() string {
-	who := "by " + a.Source.Describe()
+	// The source is named once: here for a person (who has no "Answered
+	// by" line), on the "Answered by" line otherwise.
+	var parts []string
 	if a.Source == SourcePerson {
-		who = "by a person"
+		parts = append(parts, "by a person")
 	}
-	when := ""
 	if !a.Late.AskedAt.IsZero() && !a.AnsweredAt.IsZero() {
-		when = ", " + HumanDuration(a.AnsweredAt.Sub(a.Late.AskedAt)) + " after it was asked"
+		parts = append(parts, HumanDuration(a.AnsweredAt.Sub(a.Late.AskedAt))+" after it was asked")
 	}
-	return who + when + "; the run had stopped to wait for it and was resumed"
+	note := strings.Join(parts, ", ")
+	if note != "" {
+		note += "; "
+	}
+	return note + "the run had stopped to wait for it and was resumed"
 }
 
 // HumanDuration rounds d for a sentence: "45s", "12m", "2h13m", "3d4h".

@@ -353,3 +353,16 @@ func yamlScalar(s string, flow bool) string {
 	}
 	return text
 }
+
+// SuggestAnswers returns an answers file that answers qs, filled in with
+// the recommended options and a comment listing each question's choices,
+// for a person to edit: what a waiting run prints for its questions.
+func SuggestAnswers(qs []ask.Question) string {
+	var b strings.Builder
+	b.WriteString("answers:\n")
+	for i := range qs {
+		line, comment := suggestion(qs, i)
+		fmt.Fprintf(&b, "  %s  # %s\n", line, comment)
+	}
+	return b.String()
+}

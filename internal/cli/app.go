@@ -1,0 +1,102 @@
+// Package cli is askuser's command line: the urfave/cli application, the
+// wiring of frontends and providers, and the one mapping from errors to
+// exit codes. main.go only calls Run.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/internal/iostreams"
+)
+
+// Version is set at build time with -ldflags "-X ...cli.Version=...".
+var Version = "dev"
+
+// env holds what a command reads from its environment, so tests can
+// replace it.
+type env struct {
+	ios    *iostreams.IOStreams
+	getenv func(string) string
+}
+
+// Run runs askuser with args and returns the process exit code. No os.Exit
+// happens outside main.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ios: iostreams.New(stdin, stdout, stderr), getenv: os.Getenv}
+	app := newApp(e)
+	err := app.RunContext(ctx, interspersed(app, args))
+	var q quiet
+	if err != nil && !errors.As(err, &q) {
+		msg := err.Error()
+		if !strings.HasSuffix(msg, "\n") {
+			msg += "\n"
+		}
+		fmt.Fprint(stderr, "askuser: "+msg)
+	}
+	return exitCode(err)
+}
+
+func newApp(e *env) *cli.App {
+	cli.AppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp()
+	cli.CommandHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
+	app := &cli.App{
+		Name:                 "askuser",
+		Usage:                "let an AI agent stop, ask its human a structured question, and carry on",
+		Version:              Version,
+		Reader:               e.ios.In,
+		Writer:               e.ios.Out,
+		ErrWriter:            e.ios.ErrOut,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		OnUsageError:         onUsageError,
+		Commands: []*cli.Command{
+			askCommand(e),
+			runCommand(e),
+			resumeCommand(e),
+			sessionsCommand(e),
+			schemaCommand(e),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErrorf("unknown command %q; run askuser --help to see the commands", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = onUsageError
+	}
+	return app
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
+}
+
+// SignalContext returns a context cancelled by the first SIGINT or SIGTERM.
+// A second signal is not caught, so it stops the process at once. stop
+// releases the signal handler.
+func SignalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ch:
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}

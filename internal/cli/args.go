@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// interspersed moves the flags that follow a command's arguments in front
+// of them, so "askuser resume ID --answers f.yaml" works as people type it:
+// urfave/cli v2 stops reading flags at the first argument. Everything after
+// "--" stays an argument.
+func interspersed(app *cli.App, args []string) []string {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+		i++
+	}
+	if i >= len(args) {
+		return args
+	}
+	cmd := app.Command(args[i])
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, rest []string
+	tail := args[i+1:]
+	for j := 0; j < len(tail); j++ {
+		a := tail[j]
+		switch {
+		case a == "--":
+			rest = append(rest, tail[j:]...)
+			j = len(tail)
+		case strings.HasPrefix(a, "-") && a != "-":
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && j+1 < len(tail) {
+				j++
+				flags = append(flags, tail[j])
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	out := append([]string{}, args[:i+1]...)
+	out = append(out, flags...)
+	if len(rest) > 0 && rest[0] != "--" && len(flags) > 0 {
+		out = append(out, "--")
+	}
+	return append(out, rest...)
+}

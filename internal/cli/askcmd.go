@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
+)
+
+func askCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "ask",
+		Usage:     "ask an AskUserQuestion question set without a model, print the tool result",
+		ArgsUsage: "[FILE|-]",
+		Description: `Reads AskUserQuestion input ({"questions":[...]}) from FILE, or from standard input
+with "-" (answer lines may follow it on the same stream), asks through the chosen frontend,
+and prints the tool result the model would get (or, with --json, one JSON line).
+
+How it asks: --frontend wins; else --answers FILE selects the answers file; else a terminal
+on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).`,
+		Flags: append(frontendFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print the answers as one JSON line instead of the tool result text"},
+			&cli.DurationFlag{Name: "timeout", Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
+			&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "after --timeout: error (exit 7) or auto (take the recommended options, marked as such)"},
+			&cli.StringFlag{Name: "id", Usage: "question set `ID` used on JSON lines (default: generated)"},
+		),
+		Action: func(c *cli.Context) error { return runAsk(c, e) },
+	}
+}
+
+func runAsk(c *cli.Context, e *env) error {
+	if c.NArg() > 1 {
+		return usageErrorf("ask takes one question file (or -), got %d arguments", c.NArg())
+	}
+	spec, err := readFrontendSpec(c, e)
+	if err != nil {
+		return err
+	}
+	if spec.unanswered == ask.PolicySuspend {
+		return usageErrorf("--on-unanswered suspend needs a session to come back to; use it with askuser run, or use error or auto")
+	}
+	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
+	if err != nil || onTimeout == ask.PolicySuspend {
+		return usageErrorf("--on-timeout: %q is not valid for ask; use error or auto", c.String("on-timeout"))
+	}
+	path := c.Args().First()
+	if path == "" {
+		if e.ios.CanPrompt() {
+			return usageErrorf("ask needs a question file: askuser ask FILE, or askuser ask - to read it from standard input")
+		}
+		path = "-"
+	}
+	in, rest, err := readQuestions(path, e.ios.In)
+	if err != nil {
+		return err
+	}
+	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: e.ios.Out, Via: "stdin"})
+	if err != nil {
+		return err
+	}
+	defer ch.close()
+	if spec.verbose {
+		fmt.Fprintf(e.ios.ErrOut, "askuser: asking through %s: %s\n", ch.name, ch.why)
+	}
+	id := c.String("id")
+	if id == "" {
+		id = newID("ask")
+	}
+	req := ask.Request{ID: id, Questions: in.Questions}
+	answers, err := askWithTimeout(c.Context, ch.fe, req, c.Duration("timeout"), onTimeout)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		_, err = fmt.Fprintf(e.ios.Out, "%s\n", ask.FormatJSON(id, answers))
+	} else {
+		_, err = fmt.Fprintln(e.ios.Out, ask.FormatResult(answers))
+	}
+	return err
+}
+
+// askWithTimeout asks, bounding the wait by d (0: no bound). When the time
+// runs out, policy auto answers with the recommended options, marked as
+// answered by the policy because nobody answered; policy error returns an
+// error wrapping ask.ErrTimeout.
+func askWithTimeout(ctx context.Context, fe ask.Frontend, req ask.Request, d time.Duration, policy ask.Policy) ([]ask.Answer, error) {
+	actx := ctx
+	if d > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeoutCause(ctx, d, ask.ErrTimeout)
+		defer cancel()
+	}
+	answers, err := fe.Ask(actx, req)
+	if err == nil || ctx.Err() != nil || !errors.Is(err, ask.ErrTimeout) {
+		return answers, err
+	}
+	if policy == ask.PolicyAuto {
+		return frontend.Auto{Reason: timeoutReason(d)}.Ask(ctx, req)
+	}
+	return nil, fmt.Errorf("%w: nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options", ask.ErrTimeout, d)
+}
+
+// readQuestions reads and validates the question set from path, or from
+// stdin for "-"; rest is where answer lines are read from afterwards.
+func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
+	var data []byte
+	var err error
+	name := path
+	rest := stdin
+	if path == "-" {
+		name = "standard input"
+		data, rest, err = frontend.SplitFirstJSON(stdin)
+		if err != nil && len(data) == 0 {
+			return ask.Input{}, nil, withCode(ExitInvalid, fmt.Errorf("read question set from standard input: %w", err))
+		}
+	} else if data, err = os.ReadFile(path); err != nil {
+		return ask.Input{}, nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	}
+	in, err := ask.Parse(data)
+	if err != nil {
+		return in, nil, withCode(ExitInvalid, describeInvalid(name, err))
+	}
+	return in, rest, nil
+}
+
+// describeInvalid words a validation error for a person: the file, then
+// one problem per line.
+func describeInvalid(name string, err error) error {
+	var ve *ask.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: invalid %s input (%d problem", name, ask.ToolName, len(ve.Problems))
+	if len(ve.Problems) != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString("):")
+	for _, p := range ve.Problems {
+		b.WriteString("\n  " + p.String())
+	}
+	return fmt.Errorf("%s%w", b.String(), errorMark{ve})
+}
+
+// errorMark keeps the wrapped error for errors.As without adding text.
+type errorMark struct{ err error }
+
+func (m errorMark) Error() string { return "" }
+func (m errorMark) Unwrap() error { return m.err }
+
+// newID returns prefix_ plus 12 random hex digits.
+func newID(prefix string) string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return prefix + "_" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
+)
+
+// Exit codes: one table for every command, printed by --help and README.
+const (
+	ExitOK        = 0
+	ExitError     = 1
+	ExitUsage     = 2
+	ExitInvalid   = 3
+	ExitNoAnswer  = 4
+	ExitMaxTurns  = 5
+	ExitWaiting   = 6
+	ExitTimeout   = 7
+	ExitCancelled = 130
+)
+
+var exitTable = []struct {
+	code       int
+	name, text string
+}{
+	{ExitOK, "ok", "answered; the run finished"},
+	{ExitError, "error", "unexpected failure: I/O, a provider failing after retries, a corrupt session"},
+	{ExitUsage, "usage", "bad flags or arguments"},
+	{ExitInvalid, "invalid", "invalid question input or answers file"},
+	{ExitNoAnswer, "no-answer", "no way to get an answer: stdin ended, the answers file lacks the question, no terminal"},
+	{ExitMaxTurns, "max-turns", "the run stopped at --max-turns"},
+	{ExitWaiting, "waiting", "the run stopped to wait: a question is pending; answer it with askuser resume"},
+	{ExitTimeout, "timeout", "nobody answered within --timeout / --ask-timeout"},
+	{ExitCancelled, "cancelled", "interrupted (Ctrl+C) or cancelled at the prompt"},
+}
+
+// ExitCodesHelp renders the exit-code table for --help.
+func ExitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("EXIT CODES:\n")
+	for _, e := range exitTable {
+		fmt.Fprintf(&b, "   %-4d %-10s %s\n", e.code, e.name, e.text)
+	}
+	return b.String()
+}
+
+// exitError carries an explicit exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode attaches an exit code to err.
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// usageErrorf is a usage error (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return withCode(ExitUsage, fmt.Errorf(format, args...))
+}
+
+// exitCode maps an error to the table; it is the only place that does.
+func exitCode(err error) int {
+	var ee *exitError
+	var ve *ask.ValidationError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.Is(err, ask.ErrCancelled):
+		return ExitCancelled
+	case errors.Is(err, ask.ErrTimeout):
+		return ExitTimeout
+	case errors.Is(err, ask.ErrDeferred):
+		return ExitWaiting
+	case errors.Is(err, ask.ErrNoAnswer):
+		return ExitNoAnswer
+	case errors.As(err, &ve), errors.Is(err, frontend.ErrBadAnswers):
+		return ExitInvalid
+	}
+	return ExitError
+}

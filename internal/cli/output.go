@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
+)
+
+// Output formats of --output-format.
+const (
+	outText       = "text"
+	outJSON       = "json"
+	outStreamJSON = "stream-json"
+)
+
+// lineWriter serialises whole lines to one writer, so the stream printer
+// and the JSON-lines frontend can share stdout.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// runResult is the end of a run, in Claude Code's result shape.
+type runResult struct {
+	Type          string          `json:"type"`
+	Subtype       string          `json:"subtype"`
+	IsError       bool            `json:"is_error"`
+	DurationMS    int64           `json:"duration_ms"`
+	DurationAPIMS int64           `json:"duration_api_ms"`
+	NumTurns      int             `json:"num_turns"`
+	Result        string          `json:"result"`
+	SessionID     string          `json:"session_id"`
+	TotalCostUSD  float64         `json:"total_cost_usd"`
+	Usage         agentloop.Usage `json:"usage"`
+	// askuser's additions: why the run stopped, and what it waits on.
+	Error            string        `json:"error,omitempty"`
+	Reason           string        `json:"reason,omitempty"`
+	PendingQuestions []ask.Request `json:"pending_questions,omitempty"`
+	ResumeCommand    string        `json:"resume_command,omitempty"`
+}
+
+// subtypes of the result, by status.
+var resultSubtypes = map[agentloop.Status]string{
+	agentloop.StatusSuccess:   "success",
+	agentloop.StatusWaiting:   "waiting_on_question",
+	agentloop.StatusMaxTurns:  "error_max_turns",
+	agentloop.StatusTimeout:   "error_ask_timeout",
+	agentloop.StatusCancelled: "error_cancelled",
+	agentloop.StatusError:     "error_during_execution",
+}
+
+func newRunResult(sessionID string, out agentloop.Outcome, elapsed time.Duration) runResult {
+	r := runResult{Type: "result", Subtype: resultSubtypes[out.Status], IsError: out.Status != agentloop.StatusSuccess && out.Status != agentloop.StatusWaiting,
+		DurationMS: elapsed.Milliseconds(), DurationAPIMS: out.APIDuration.Milliseconds(), NumTurns: out.Turns,
+		Result: out.Result, SessionID: sessionID, Usage: out.Usage, Reason: out.Reason, PendingQuestions: out.Pending}
+	if out.Err != nil {
+		r.Error = out.Err.Error()
+	}
+	if len(out.Pending) > 0 {
+		r.ResumeCommand = "askuser resume " + sessionID
+	}
+	return r
+}
+
+// printer renders a run on stdout (and the terminal) in one output format.
+type printer struct {
+	format    string
+	out       io.Writer // stdout, line-serialised
+	errOut    io.Writer // for people
+	sessionID string
+	model     string
+	// stream says whether assistant text is streamed as it arrives
+	// (interactive text mode).
+	stream bool
+	// stdioQuestions is set when the JSON-lines frontend prints question
+	// lines on the same stdout itself.
+	stdioQuestions bool
+	// surveySummary is set when the terminal prompt shows its own
+	// confirmation summary.
+	surveySummary bool
+	midLine       bool
+}
+
+// sourceShort names a source in a confirmation line.
+var sourceShort = map[ask.Source]string{
+	ask.SourcePerson:  "you",
+	ask.SourceProgram: "from JSON lines",
+	ask.SourceFile:    "from the answers file",
+	ask.SourcePolicy:  "recommended option, by policy",
+}
+
+// summaryOf renders an answer in a confirmation line.
+func summaryOf(a ask.Answer) string {
+	parts := append([]string{}, a.Selected...)
+	if a.Custom != "" {
+		parts = append(parts, a.Custom+" (typed)")
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return ask.Display(strings.Join(parts, ", "))
+}
+
+// init prints the stream's opening line.
+func (p *printer) init(cwd, providerName string) {
+	if p.format != outStreamJSON {
+		return
+	}
+	p.line(map[string]any{"type": "system", "subtype": "init", "session_id": p.sessionID, "model": p.model,
+		"tools": []string{ask.ToolName}, "cwd": cwd, "provider": providerName, "mcp_servers": []string{},
+		"permissionMode": "default", "askuser_version": Version})
+}
+
+func (p *printer) event(e agentloop.Event) {
+	switch p.format {
+	case outStreamJSON:
+		p.streamEvent(e)
+	case outText:
+		p.textEvent(e)
+	}
+}
+
+func (p *printer) streamEvent(e agentloop.Event) {
+	switch e.Type {
+	case agentloop.EventAssistant:
+		msg := map[string]any{"id": e.Response.ID, "type": "message", "role": "assistant", "model": p.model,
+			"content": e.Message.Content, "stop_reason": e.Response.StopReason, "stop_sequence": nil, "usage": e.Response.Usage}
+		p.line(map[string]any{"type": "assistant", "message": msg, "parent_tool_use_id": nil, "session_id": p.sessionID})
+	case agentloop.EventUser:
+		p.line(map[string]any{"type": "user", "message": e.Message, "parent_tool_use_id": nil, "session_id": p.sessionID})
+	case agentloop.EventQuestion:
+		if !p.stdioQuestions {
+			p.line(map[string]any{"type": "question", "id": e.Request.ID, "session_id": p.sessionID, "questions": e.Request.Questions})
+		}
+	case agentloop.EventAnswers:
+		p.line(map[string]any{"type": "answers", "id": e.Request.ID, "session_id": p.sessionID, "answers": e.Answers})
+	}
+}
+
+func (p *printer) textEvent(e agentloop.Event) {
+	if !p.stream {
+		return
+	}
+	switch e.Type {
+	case agentloop.EventText:
+		fmt.Fprint(p.out, e.Text)
+		p.midLine = !strings.HasSuffix(e.Text, "\n")
+	case agentloop.EventQuestion:
+		p.endLine()
+	case agentloop.EventAnswers:
+		if !p.surveySummary {
+			for _, a := range e.Answers {
+				fmt.Fprintf(p.errOut, "✔ %s: %s (%s)\n", ask.Display(a.Header), summaryOf(a), sourceShort[a.Source])
+			}
+		}
+		fmt.Fprintln(p.out)
+	case agentloop.EventAssistant:
+		p.endLine()
+		for _, b := range e.Message.ToolUses() {
+			if b.Name != ask.ToolName {
+				fmt.Fprintf(p.errOut, "askuser: the model called an unknown tool %q; it was told only %s exists\n", b.Name, ask.ToolName)
+			}
+		}
+	}
+}
+
+func (p *printer) endLine() {
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+}
+
+// result prints how the run ended.
+func (p *printer) result(r runResult) {
+	switch p.format {
+	case outJSON:
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(p.out, "%s\n", b)
+	case outStreamJSON:
+		p.line(r)
+	default:
+		if p.midLine {
+			fmt.Fprintln(p.out)
+		}
+		if !p.stream && r.Result != "" && (r.Subtype == "success" || r.Subtype == "error_max_turns") {
+			fmt.Fprintln(p.out, strings.TrimRight(r.Result, "\n"))
+		}
+		if len(r.PendingQuestions) > 0 {
+			w := p.out
+			if p.stream {
+				w = p.errOut
+			}
+			fmt.Fprint(w, describePending(r))
+		}
+	}
+}
+
+func (p *printer) line(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	}
+	p.out.Write(append(b, '\n'))
+}
+
+// describePending tells a person what the session waits on and the exact
+// commands that answer it.
+func describePending(r runResult) string {
+	var b strings.Builder
+	n := 0
+	for _, req := range r.PendingQuestions {
+		n += len(req.Questions)
+	}
+	fmt.Fprintf(&b, "\nSession %s is waiting on %d question", r.SessionID, n)
+	if n != 1 {
+		b.WriteString("s")
+	}
+	if r.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", ask.Display(r.Reason))
+	}
+	b.WriteString(":\n")
+	for _, req := range r.PendingQuestions {
+		for _, q := range req.Questions {
+			kind := ""
+			if q.MultiSelect {
+				kind = ", several allowed"
+			}
+			fmt.Fprintf(&b, "  %s: %s\n    options: %s%s\n", ask.Display(q.Header), ask.Display(q.Question), ask.Display(q.LabelList()), kind)
+		}
+	}
+	var all []ask.Question
+	for _, req := range r.PendingQuestions {
+		all = append(all, req.Questions...)
+	}
+	fmt.Fprintf(&b, "Answer at a terminal:         %s\n", r.ResumeCommand)
+	fmt.Fprintf(&b, "Answer from an answers file:  %s --answers answers.yaml\n", r.ResumeCommand)
+	fmt.Fprintf(&b, "Take the recommended options: %s --frontend auto\n", r.ResumeCommand)
+	fmt.Fprintf(&b, "An answers.yaml to start from (the recommended options filled in):\n%s", indent(frontend.SuggestAnswers(all), "  "))
+	return b.String()
+}
+
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
+}

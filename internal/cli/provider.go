@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/internal/session"
+)
+
+func providerFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "provider", Usage: "model provider: anthropic, openai (any OpenAI-compatible server) or script (default: anthropic if ANTHROPIC_API_KEY is set, else openai if OPENAI_API_KEY is set)"},
+		&cli.StringFlag{Name: "model", Usage: "model `NAME` (default: the provider's default)"},
+		&cli.StringFlag{Name: "base-url", Usage: "API base `URL`, e.g. http://localhost:11434/v1 for Ollama (env ANTHROPIC_BASE_URL / OPENAI_BASE_URL)"},
+		&cli.StringFlag{Name: "api-key", Usage: "API `KEY` (default: ANTHROPIC_API_KEY / OPENAI_API_KEY)"},
+		&cli.StringFlag{Name: "script", Usage: "scripted model `FILE` (YAML); implies --provider script"},
+		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries, with backoff, of rate limits, overload, 5xx and network errors"},
+	}
+}
+
+// providerSpec is what the flags, the environment and (on resume) the
+// session say about the provider.
+type providerSpec struct {
+	name, model, baseURL, apiKey, script string
+	maxRetries                           int
+}
+
+func readProviderSpec(c *cli.Context, e *env, from *session.Meta) providerSpec {
+	p := providerSpec{name: c.String("provider"), model: c.String("model"), baseURL: c.String("base-url"),
+		apiKey: c.String("api-key"), script: c.String("script"), maxRetries: c.Int("max-retries")}
+	if from != nil {
+		if p.name == "" && p.script == "" {
+			p.name, p.script = from.Provider, from.Script
+			if p.model == "" {
+				p.model = from.Model
+			}
+			if p.baseURL == "" {
+				p.baseURL = from.BaseURL
+			}
+		}
+	}
+	if p.script != "" && p.name == "" {
+		p.name = "script"
+	}
+	return p
+}
+
+// newProvider builds the provider; errors name the variable and the flag
+// that would fix them.
+func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
+	name := p.name
+	if name == "" {
+		switch {
+		case e.getenv("ANTHROPIC_API_KEY") != "" || p.apiKey != "":
+			name = "anthropic"
+		case e.getenv("OPENAI_API_KEY") != "":
+			name = "openai"
+		default:
+			return nil, usageErrorf("no model provider: set ANTHROPIC_API_KEY (or OPENAI_API_KEY), or pass --provider with --api-key; " +
+				"for a local OpenAI-compatible server use --provider openai --base-url http://localhost:11434/v1; " +
+				"to try askuser with no key at all: askuser run --script testdata/auth-demo.yaml \"Add authentication to my app\"")
+		}
+	}
+	cfg := agentloop.ProviderConfig{APIKey: p.apiKey, BaseURL: p.baseURL, Model: p.model, MaxRetries: p.maxRetries}
+	if p.maxRetries == 0 {
+		cfg.MaxRetries = -1 // zero retries asked for explicitly
+	}
+	switch name {
+	case "anthropic":
+		if cfg.APIKey == "" {
+			cfg.APIKey = e.getenv("ANTHROPIC_API_KEY")
+		}
+		if cfg.BaseURL == "" {
+			cfg.BaseURL = e.getenv("ANTHROPIC_BASE_URL")
+		}
+		if cfg.APIKey == "" {
+			return nil, usageErrorf("--provider anthropic needs an API key: set ANTHROPIC_API_KEY or pass --api-key")
+		}
+		return agentloop.NewAnthropic(cfg), nil
+	case "openai":
+		if cfg.APIKey == "" {
+			cfg.APIKey = e.getenv("OPENAI_API_KEY")
+		}
+		if cfg.BaseURL == "" {
+			cfg.BaseURL = e.getenv("OPENAI_BASE_URL")
+		}
+		if cfg.APIKey == "" && cfg.BaseURL == "" {
+			return nil, usageErrorf("--provider openai needs an API key: set OPENAI_API_KEY or pass --api-key (a local server given with --base-url needs none)")
+		}
+		return agentloop.NewOpenAI(cfg), nil
+	case "script":
+		if p.script == "" {
+			return nil, usageErrorf("--provider script needs --script FILE (e.g. testdata/auth-demo.yaml)")
+		}
+		s, err := agentloop.LoadScript(p.script)
+		if err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+		return s, nil
+	}
+	return nil, usageErrorf("--provider: %q is not a provider; use anthropic, openai or script", name)
+}
+
+// providerMeta records the provider in a new session so resume can find it.
+func providerMeta(p agentloop.Provider, spec providerSpec) session.Meta {
+	m := session.Meta{Provider: p.Name(), Model: p.Model(), BaseURL: spec.baseURL}
+	if s, ok := p.(*agentloop.Script); ok {
+		m.Script = s.Path()
+		if abs, err := filepath.Abs(m.Script); err == nil {
+			m.Script = abs
+		}
+	}
+	return m
+}
+
+func describeProvider(p agentloop.Provider) string {
+	return fmt.Sprintf("%s (%s)", p.Name(), p.Model())
+}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
+)
+
+func resumeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "resume",
+		Usage:     "answer the questions a session stopped on, then let the agent continue",
+		ArgsUsage: "[ID]",
+		Description: `Answers the pending questions of session ID (default: the most recent session) through
+any frontend — at a terminal, --answers FILE, JSON lines on standard input, --frontend auto —
+and continues the run from exactly where it stopped. The tool result tells the model the
+answer came later, and from whom. ID may be a unique prefix.`,
+		Flags:  runFlags(),
+		Action: func(c *cli.Context) error { return runResume(c, e) },
+	}
+}
+
+func runResume(c *cli.Context, e *env) error {
+	if c.NArg() > 1 {
+		return usageErrorf("resume takes one session id, got %d arguments", c.NArg())
+	}
+	o, err := readRunOptions(c, e)
+	if err != nil {
+		return err
+	}
+	if o.streamInput {
+		return usageErrorf("--input-format stream-json is for askuser run; resume answers the pending questions only")
+	}
+	sess, err := openSession(sessionStore(c, e), c.Args().First())
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	if sess.Recovered != "" {
+		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
+	}
+	if len(sess.State.Pending()) == 0 {
+		return usageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
+			sess.Meta.ID, sess.Summary().Status, sess.Meta.ID)
+	}
+	if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {
+		o.system = sess.Meta.System
+	}
+	prov, err := newProvider(readProviderSpec(c, e, &sess.Meta), e)
+	if err != nil {
+		return err
+	}
+	r := &runner{e: e, o: o, sess: sess, prov: prov}
+	return r.once(c.Context, nil, false)
+}
+
+func sessionsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "sessions",
+		Usage: "list sessions: id, last update, status (finished / waiting on a question / ...), first prompt",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
+			&cli.StringFlag{Name: "state-dir", Usage: "sessions are under `DIR` (env ASKUSER_STATE_DIR)"},
+		},
+		Action: func(c *cli.Context) error {
+			list, err := sessionStore(c, e).List()
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				for _, s := range list {
+					b, _ := json.Marshal(s)
+					fmt.Fprintf(e.ios.Out, "%s\n", b)
+				}
+				return nil
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(e.ios.ErrOut, "no sessions yet; askuser run starts one")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.ios.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tFIRST PROMPT")
+			for _, s := range list {
+				prompt := s.FirstPrompt
+				if s.Err != "" {
+					prompt = s.Err
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), s.Status, clip(ask.Display(prompt), 60))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return strings.TrimSpace(string(r[:n-1])) + "…"
+	}
+	return s
+}

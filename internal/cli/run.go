@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
+)
+
+// DefaultSystemPrompt tells the model when to ask, as Claude Code's tool
+// description does.
+const DefaultSystemPrompt = `You are a capable software engineering agent working for the user in their project.
+
+When you need the user's preference or decision to do the task well, call the AskUserQuestion tool instead of guessing: when an instruction is ambiguous, when several approaches are valid and the trade-off is the user's to make, or when only the user can know the answer. Ask everything you need in one call (up to four questions), recommend an option when you have a view, and then continue with the answers. Do not ask about things you can decide yourself, and do not ask for permission to proceed.
+
+Answers may come from an answers file or a default policy rather than a person; the tool result says so. Treat those as defaults the user has not confirmed, and mention the assumption in your reply.`
+
+func runFlags() []cli.Flag {
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Usage: "headless: print the result and exit (see --output-format)"},
+		&cli.StringFlag{Name: "output-format", Value: outText, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
+		&cli.StringFlag{Name: "input-format", Value: "text", Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
+		&cli.StringFlag{Name: "system-prompt", Usage: "replace the default system prompt"},
+		&cli.StringFlag{Name: "append-system-prompt", Usage: "append `TEXT` to the system prompt"},
+		&cli.IntFlag{Name: "max-turns", Value: agentloop.DefaultMaxTurns, Usage: "stop after `N` model calls (exit 5)"},
+		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
+		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicySuspend), Usage: "when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)"},
+		&cli.StringFlag{Name: "notify-cmd", Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
+		&cli.StringFlag{Name: "bell", Value: "auto", Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
+		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
+	}
+	flags = append(flags, providerFlags()...)
+	return append(flags, frontendFlags()...)
+}
+
+func runCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run an agent; when its model calls AskUserQuestion, ask and continue with the answers",
+		ArgsUsage: "[PROMPT]",
+		Description: `Runs an agent loop against a model provider. The prompt is the argument, or standard
+input when there is none. At a terminal the assistant text streams and questions are asked
+with a prompt; with -p the run is headless. Every run is a session on disk: --resume ID or
+--continue adds a prompt to one, and askuser resume ID answers a question it stopped on.
+
+Without a key: askuser run --script testdata/auth-demo.yaml "Add authentication to my app"`,
+		Flags: append(runFlags(),
+			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session with a new prompt"},
+		),
+		Action: func(c *cli.Context) error { return runRun(c, e) },
+	}
+}
+
+// runOptions are the flags that shape a run, checked once.
+type runOptions struct {
+	print        bool
+	format       string
+	streamInput  bool
+	maxTurns     int
+	askTimeout   time.Duration
+	onTimeout    ask.Policy
+	notifyCmd    string
+	bell         string
+	system       string
+	frontendSpec frontendSpec
+}
+
+func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
+	o := runOptions{print: c.Bool("print"), format: c.String("output-format"), maxTurns: c.Int("max-turns"),
+		askTimeout: c.Duration("ask-timeout")}
+	switch o.format {
+	case outText, outJSON, outStreamJSON:
+	default:
+		return o, usageErrorf("--output-format: %q is not a format; use text, json or stream-json", o.format)
+	}
+	if o.format != outText && !o.print {
+		o.print = true // a machine format is headless by nature
+	}
+	switch in := c.String("input-format"); in {
+	case "text":
+	case "stream-json":
+		if o.format != outStreamJSON {
+			return o, usageErrorf("--input-format stream-json needs --output-format stream-json")
+		}
+		o.streamInput = true
+	default:
+		return o, usageErrorf("--input-format: %q is not a format; use text or stream-json", in)
+	}
+	if o.maxTurns <= 0 {
+		return o, usageErrorf("--max-turns must be at least 1, got %d", o.maxTurns)
+	}
+	p, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
+	if err != nil {
+		return o, withCode(ExitUsage, err)
+	}
+	o.onTimeout = p
+	o.notifyCmd, _ = flagOrEnv(c, e, "notify-cmd", "ASKUSER_NOTIFY_CMD")
+	o.bell = c.String("bell")
+	if v := e.getenv("ASKUSER_BELL"); v != "" && !c.IsSet("bell") {
+		o.bell = v
+	}
+	switch o.bell {
+	case "auto", "always", "never":
+	default:
+		return o, usageErrorf("--bell: %q is not a setting; use auto, always or never", o.bell)
+	}
+	o.system = DefaultSystemPrompt
+	if s := c.String("system-prompt"); s != "" {
+		o.system = s
+	}
+	if s := c.String("append-system-prompt"); s != "" {
+		o.system += "\n\n" + s
+	}
+	if o.frontendSpec, err = readFrontendSpec(c, e); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// readPrompt returns the prompt: the arguments joined, else all of stdin.
+// fromStdin says stdin was used up by it.
+func readPrompt(c *cli.Context, e *env) (prompt string, fromStdin bool, err error) {
+	if c.NArg() > 0 {
+		return strings.Join(c.Args().Slice(), " "), false, nil
+	}
+	if e.ios.CanPrompt() {
+		return "", false, usageErrorf("give a prompt: askuser run \"Add authentication to my app\" (or pipe it on standard input)")
+	}
+	data, err := io.ReadAll(e.ios.In)
+	if err != nil {
+		return "", true, fmt.Errorf("read prompt from standard input: %w", err)
+	}
+	prompt = strings.TrimSpace(string(data))
+	if prompt == "" {
+		return "", true, usageErrorf("no prompt: the argument is missing and standard input was empty")
+	}
+	return prompt, true, nil
+}
+
+// runFrontend chooses the frontend of a run. When standard input carried
+// the prompt it cannot carry answers too: unless another frontend was
+// chosen, questions are then kept for askuser resume. When nothing can
+// answer at all, likewise.
+func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfig) (*chosen, error) {
+	spec := o.frontendSpec
+	if stdinUsed && spec.name == feStdio {
+		return nil, usageErrorf("--frontend stdio reads answers from standard input, but standard input carried the prompt; pass the prompt as an argument, or use --input-format stream-json")
+	}
+	if stdinUsed && spec.name == "" && spec.answers == "" {
+		why := "standard input carried the prompt, so it cannot also carry answers"
+		return &chosen{name: "none", why: why, close: func() {},
+			fe: deferred{reason: why + "; next time give --answers FILE, --frontend auto, or --input-format stream-json"}}, nil
+	}
+	ch, err := chooseFrontend(spec, e.ios, stdio)
+	if err != nil {
+		if exitCode(err) != ExitNoAnswer {
+			return nil, err
+		}
+		return &chosen{name: "none", why: err.Error(), close: func() {}, fe: deferred{reason: "nothing can answer here: " + err.Error()}}, nil
+	}
+	return ch, nil
+}

@@ -1,0 +1,264 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/session"
+)
+
+// notifyGrace is how long a run that is ending waits for --notify-cmd.
+const notifyGrace = 5 * time.Second
+
+// bellAfter is how long the agent must have worked for --bell auto to ring.
+const bellAfter = 5 * time.Second
+
+func runRun(c *cli.Context, e *env) error {
+	o, err := readRunOptions(c, e)
+	if err != nil {
+		return err
+	}
+	store := sessionStore(c, e)
+	var sess *session.Session
+	if id := c.String("resume"); id != "" || c.Bool("continue") {
+		if id != "" && c.Bool("continue") {
+			return usageErrorf("give --resume ID or --continue, not both")
+		}
+		if sess, err = openSession(store, id); err != nil {
+			return err
+		}
+		defer sess.Close()
+		if len(sess.State.Pending()) > 0 {
+			return usageErrorf("session %s is waiting on a question; answer it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
+		}
+		if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {
+			o.system = sess.Meta.System
+		}
+	}
+	var from *session.Meta
+	if sess != nil {
+		from = &sess.Meta
+	}
+	spec := readProviderSpec(c, e, from)
+	prov, err := newProvider(spec, e)
+	if err != nil {
+		return err
+	}
+	var prompt string
+	stdinUsed := false
+	if !o.streamInput {
+		if prompt, stdinUsed, err = readPrompt(c, e); err != nil {
+			return err
+		}
+	}
+	if sess == nil {
+		meta := providerMeta(prov, spec)
+		meta.System, meta.FirstPrompt = o.system, prompt
+		meta.Cwd, _ = os.Getwd()
+		if sess, err = store.Create(meta); err != nil {
+			return err
+		}
+		defer sess.Close()
+	}
+	r := &runner{e: e, o: o, sess: sess, prov: prov}
+	if o.streamInput {
+		return r.streamConversation(c.Context)
+	}
+	return r.once(c.Context, &agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{Type: agentloop.BlockText, Text: prompt}}}, stdinUsed)
+}
+
+func sessionStore(c *cli.Context, e *env) *session.Store {
+	dir, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
+	if dir == "" {
+		if x := e.getenv("XDG_STATE_HOME"); x != "" {
+			dir = filepath.Join(x, "askuser")
+		} else if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".local", "state", "askuser")
+		} else {
+			dir = filepath.Join(os.TempDir(), "askuser-state")
+		}
+	}
+	return &session.Store{Dir: dir}
+}
+
+// openSession opens a session by id, or the latest when id is "".
+func openSession(store *session.Store, id string) (*session.Session, error) {
+	var err error
+	if id == "" {
+		if id, err = store.Latest(); err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+	}
+	s, err := store.Open(id)
+	if errors.Is(err, session.ErrNotFound) {
+		return nil, withCode(ExitUsage, err)
+	}
+	return s, err
+}
+
+// runner executes runs of one session.
+type runner struct {
+	e    *env
+	o    runOptions
+	sess *session.Session
+	prov agentloop.Provider
+
+	out    *lineWriter
+	ch     *chosen
+	pr     *printer
+	notify *notifier
+	loop   *agentloop.Loop
+}
+
+// setup chooses the frontend and builds the loop and the printer.
+func (r *runner) setup(stdinUsed bool) error {
+	r.out = &lineWriter{w: r.e.ios.Out}
+	ch, err := runFrontend(r.o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
+	if err != nil {
+		return err
+	}
+	r.ch = ch
+	if r.o.frontendSpec.verbose {
+		fmt.Fprintf(r.e.ios.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.name, ch.why)
+	}
+	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut}
+	w := &watched{inner: ch.fe, waitsForSomeone: ch.name == feSurvey || ch.name == feStdio, notify: r.notify, lastInput: time.Now()}
+	if ch.name == feSurvey && r.o.bell != "never" && ch.tty != nil {
+		w.bell = ch.tty
+		if r.o.bell == "auto" {
+			w.bellAfter = bellAfter
+		}
+	}
+	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(),
+		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
+	r.loop = &agentloop.Loop{Provider: r.prov, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
+		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: timeoutReason(r.o.askTimeout)},
+		Journal: r.sess, Observe: r.pr.event}
+	cwd, _ := os.Getwd()
+	r.pr.init(cwd, r.prov.Name())
+	return nil
+}
+
+// once runs one prompt (nil: only answer what is pending) to its end.
+func (r *runner) once(ctx context.Context, prompt *agentloop.Message, stdinUsed bool) error {
+	if err := r.setup(stdinUsed); err != nil {
+		return err
+	}
+	defer r.ch.close()
+	return r.finish(r.step(ctx, prompt))
+}
+
+// step runs the loop once and records and prints how it ended.
+func (r *runner) step(ctx context.Context, prompt *agentloop.Message) agentloop.Outcome {
+	began := time.Now()
+	out := r.loop.Run(ctx, r.sess.State, prompt)
+	detail := out.Reason
+	if out.Err != nil {
+		detail = out.Err.Error()
+	}
+	if err := r.sess.SetStatus(string(out.Status), detail, out.Turns, out.Usage); err != nil && out.Err == nil {
+		out.Status, out.Err = agentloop.StatusError, err
+	}
+	r.pr.result(newRunResult(r.sess.Meta.ID, out, time.Since(began)))
+	return out
+}
+
+// finish waits for notifications and maps the outcome to an exit.
+func (r *runner) finish(out agentloop.Outcome) error {
+	r.notify.wait(notifyGrace)
+	switch out.Status {
+	case agentloop.StatusSuccess:
+		return nil
+	case agentloop.StatusWaiting:
+		return withCode(ExitWaiting, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
+	case agentloop.StatusMaxTurns:
+		return withCode(ExitMaxTurns, fmt.Errorf("%s; continue with askuser run --resume %s", out.Reason, r.sess.Meta.ID))
+	case agentloop.StatusTimeout:
+		return withCode(ExitTimeout, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
+	case agentloop.StatusCancelled:
+		return withCode(ExitCancelled, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
+	}
+	return out.Err
+}
+
+// streamConversation holds a conversation over pipes: user-message lines
+// on standard input start runs, answers arrive on the same stream.
+func (r *runner) streamConversation(ctx context.Context) error {
+	if err := r.setup(false); err != nil {
+		return err
+	}
+	defer r.ch.close()
+	users := r.ch.stdio
+	if users == nil {
+		users = frontend.NewStdio(frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
+	}
+	var last agentloop.Outcome
+	last.Status = agentloop.StatusSuccess
+	for {
+		raw, err := users.NextUser(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				last.Status = agentloop.StatusCancelled
+			}
+			break
+		}
+		msg, err := parseUserLine(raw)
+		if err != nil {
+			r.pr.line(map[string]string{"type": "error", "error": err.Error()})
+			continue
+		}
+		if r.sess.Meta.FirstPrompt == "" {
+			r.sess.Meta.FirstPrompt = msg.Text()
+		}
+		last = r.step(ctx, &msg)
+		if last.Status == agentloop.StatusCancelled {
+			break
+		}
+	}
+	return r.finish(last)
+}
+
+// parseUserLine reads Claude Code's user line:
+// {"type":"user","message":{"role":"user","content":"text" or [blocks]}}.
+func parseUserLine(raw json.RawMessage) (agentloop.Message, error) {
+	var line struct {
+		Message struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(raw, &line); err != nil {
+		return agentloop.Message{}, fmt.Errorf("user line: %v", err)
+	}
+	msg := agentloop.Message{Role: agentloop.RoleUser}
+	var text string
+	if json.Unmarshal(line.Message.Content, &text) == nil {
+		msg.Content = []agentloop.Block{{Type: agentloop.BlockText, Text: text}}
+	} else if err := json.Unmarshal(line.Message.Content, &msg.Content); err != nil {
+		return msg, fmt.Errorf(`user line: message.content must be a string or an array of {"type":"text","text":...} blocks`)
+	}
+	for _, b := range msg.Content {
+		if b.Type != agentloop.BlockText {
+			return msg, fmt.Errorf("user line: only text blocks are accepted in message.content, got %q; answer questions with answer lines", b.Type)
+		}
+	}
+	if msg.Text() == "" {
+		return msg, fmt.Errorf(`user line: message.content is empty; send {"type":"user","message":{"role":"user","content":"..."}}`)
+	}
+	return msg, nil
+}
+
+// quiet is an error whose message was already shown to the person (the
+// printer described it), so Run does not print it again.
+type quiet struct{ error }
+
+func (q quiet) Unwrap() error { return q.error }

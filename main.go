@@ -1,0 +1,16 @@
+// Command askuser lets an AI agent stop mid-task, ask its human a
+// structured question, and carry on with the answer. See README.md.
+package main
+
+import (
+	"os"
+
+	"github.com/askuser/askuser/internal/cli"
+)
+
+func main() {
+	ctx, stop := cli.SignalContext()
+	code := cli.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
