@@ -107,7 +107,7 @@ func askWithTimeout(ctx context.Context, fe ask.Frontend, req ask.Request, d tim
 	if policy == ask.PolicyAuto {
 		return frontend.Auto{Reason: timeoutReason(d)}.Ask(ctx, req)
 	}
-	return nil, fmt.Errorf("%w: nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options", ask.ErrTimeout, d)
+	return nil, fmt.Errorf("nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options%w", d, errorMark{ask.ErrTimeout})
 }
 
 // readQuestions reads and validates the question set from path, or from
