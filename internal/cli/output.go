@@ -52,6 +52,50 @@ type runResult struct {
 	ResumeCommand    string        `json:"resume_command,omitempty"`
 }
 
+// The stream's lines, with "type" first as Claude Code writes them.
+type (
+	initLine struct {
+		Type           string   `json:"type"`
+		Subtype        string   `json:"subtype"`
+		SessionID      string   `json:"session_id"`
+		Model          string   `json:"model"`
+		Tools          []string `json:"tools"`
+		Cwd            string   `json:"cwd"`
+		Provider       string   `json:"provider"`
+		MCPServers     []string `json:"mcp_servers"`
+		PermissionMode string   `json:"permissionMode"`
+		Version        string   `json:"askuser_version"`
+	}
+	messageLine struct {
+		Type            string  `json:"type"`
+		Message         any     `json:"message"`
+		ParentToolUseID *string `json:"parent_tool_use_id"`
+		SessionID       string  `json:"session_id"`
+	}
+	assistantMessage struct {
+		ID           string            `json:"id"`
+		Type         string            `json:"type"`
+		Role         string            `json:"role"`
+		Model        string            `json:"model"`
+		Content      []agentloop.Block `json:"content"`
+		StopReason   string            `json:"stop_reason"`
+		StopSequence *string           `json:"stop_sequence"`
+		Usage        agentloop.Usage   `json:"usage"`
+	}
+	questionLine struct {
+		Type      string         `json:"type"`
+		ID        string         `json:"id"`
+		SessionID string         `json:"session_id"`
+		Questions []ask.Question `json:"questions"`
+	}
+	answersLine struct {
+		Type      string       `json:"type"`
+		ID        string       `json:"id"`
+		SessionID string       `json:"session_id"`
+		Answers   []ask.Answer `json:"answers"`
+	}
+)
+
 // subtypes of the result, by status.
 var resultSubtypes = map[agentloop.Status]string{
 	agentloop.StatusSuccess:   "success",
@@ -119,9 +163,8 @@ func (p *printer) init(cwd, providerName string) {
 	if p.format != outStreamJSON {
 		return
 	}
-	p.line(map[string]any{"type": "system", "subtype": "init", "session_id": p.sessionID, "model": p.model,
-		"tools": []string{ask.ToolName}, "cwd": cwd, "provider": providerName, "mcp_servers": []string{},
-		"permissionMode": "default", "askuser_version": Version})
+	p.line(initLine{Type: "system", Subtype: "init", SessionID: p.sessionID, Model: p.model, Tools: []string{ask.ToolName},
+		Cwd: cwd, Provider: providerName, MCPServers: []string{}, PermissionMode: "default", Version: Version})
 }
 
 func (p *printer) event(e agentloop.Event) {
@@ -136,17 +179,17 @@ func (p *printer) event(e agentloop.Event) {
 func (p *printer) streamEvent(e agentloop.Event) {
 	switch e.Type {
 	case agentloop.EventAssistant:
-		msg := map[string]any{"id": e.Response.ID, "type": "message", "role": "assistant", "model": p.model,
-			"content": e.Message.Content, "stop_reason": e.Response.StopReason, "stop_sequence": nil, "usage": e.Response.Usage}
-		p.line(map[string]any{"type": "assistant", "message": msg, "parent_tool_use_id": nil, "session_id": p.sessionID})
+		msg := assistantMessage{ID: e.Response.ID, Type: "message", Role: agentloop.RoleAssistant, Model: p.model,
+			Content: e.Message.Content, StopReason: e.Response.StopReason, Usage: e.Response.Usage}
+		p.line(messageLine{Type: "assistant", Message: msg, SessionID: p.sessionID})
 	case agentloop.EventUser:
-		p.line(map[string]any{"type": "user", "message": e.Message, "parent_tool_use_id": nil, "session_id": p.sessionID})
+		p.line(messageLine{Type: "user", Message: e.Message, SessionID: p.sessionID})
 	case agentloop.EventQuestion:
 		if !p.stdioQuestions {
-			p.line(map[string]any{"type": "question", "id": e.Request.ID, "session_id": p.sessionID, "questions": e.Request.Questions})
+			p.line(questionLine{Type: "question", ID: e.Request.ID, SessionID: p.sessionID, Questions: e.Request.Questions})
 		}
 	case agentloop.EventAnswers:
-		p.line(map[string]any{"type": "answers", "id": e.Request.ID, "session_id": p.sessionID, "answers": e.Answers})
+		p.line(answersLine{Type: "answers", ID: e.Request.ID, SessionID: p.sessionID, Answers: e.Answers})
 	}
 }
 
