@@ -6,7 +6,12 @@
 // Design:
 //   - Providers sit behind one small interface (Provider) and speak a
 //     provider-neutral Message whose JSON is the Anthropic Messages shape,
-//     which is also the shape of Claude Code's stream-json lines.
+//     which is also the shape of Claude Code's stream-json lines. Three
+//     implement it: Anthropic (the official SDK), OpenAI (the official SDK,
+//     for any Chat Completions server) and Script (a YAML file of turns).
+//     The real ones retry rate limits, overload, 5xx and network errors
+//     with backoff, never repeat text already streamed, and end in a
+//     *ProviderError that names the provider, the status and what to check.
 //   - The loop depends on ask, never on frontend: the binary's wiring picks
 //     the frontend.
 //   - Tool failures are results for the model (an error tool_result that
