@@ -4,6 +4,7 @@ package agentloop_test
 // one at a time otherwise; timeouts and their policies; deferral.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -203,5 +204,74 @@ func TestDeferOneAnswerOther(t *testing.T) {
 	}
 	if len(srv.Requests()) != 1 || len(srv.ToolResults()) != 0 {
 		t.Errorf("%d model calls, results sent %+v; want 1 call and nothing sent", len(srv.Requests()), srv.ToolResults())
+	}
+}
+
+// failingConcurrent is a concurrent frontend on which set toolu_1 fails,
+// once toolu_2 is open, while toolu_2 waits for an answer that never comes.
+type failingConcurrent struct {
+	open2 chan struct{}
+	err   error
+}
+
+func (f *failingConcurrent) Concurrent() bool { return true }
+
+func (f *failingConcurrent) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	if req.ID == "toolu_2" {
+		close(f.open2)
+		<-ctx.Done()
+		return nil, ask.CtxErr(ctx)
+	}
+	select {
+	case <-f.open2:
+	case <-ctx.Done():
+		return nil, ask.CtxErr(ctx)
+	}
+	return nil, f.err
+}
+
+var errBroken = errors.New("the answer channel broke")
+
+// When one of several open sets fails, the others are given up: the run
+// ends as that set's failure says (an error, or the person's cancelling),
+// not as a cancellation of the sets given up.
+func TestConcurrentFailureStopsTheOthers(t *testing.T) {
+	cases := []struct {
+		err    error
+		status agentloop.Status
+	}{
+		{errBroken, agentloop.StatusError},
+		{fmt.Errorf("%w: Ctrl+C at the prompt", ask.ErrCancelled), agentloop.StatusCancelled},
+	}
+	for _, c := range cases {
+		t.Run(string(c.status), func(t *testing.T) {
+			srv, prov := anthropicWire.start(t, -1, twoSetsTurns()...)
+			fe := &failingConcurrent{open2: make(chan struct{}), err: c.err}
+			out := run(t, &agentloop.Loop{Provider: prov, Frontend: fe}, agentloop.NewState(), userPrompt("go"))
+			if out.Status != c.status || out.Err != c.err {
+				t.Fatalf("status %s, err %v; want %s, %v", out.Status, out.Err, c.status, c.err)
+			}
+			if len(srv.Requests()) != 1 || len(out.Pending) != 2 {
+				t.Errorf("%d model calls, pending %+v; want 1 and both sets", len(srv.Requests()), out.Pending)
+			}
+		})
+	}
+}
+
+// Input ending with two sets open on the JSON-lines frontend is "no
+// answer", not a cancellation.
+func TestStdinEndsWithTwoSetsOpen(t *testing.T) {
+	srv, prov := anthropicWire.start(t, -1, twoSetsTurns()...)
+	p := startPipeProgram(t)
+	wait := startRun(t, testCtx(t), &agentloop.Loop{Provider: prov, Frontend: p.fe}, agentloop.NewState(), userPrompt("go"))
+	p.next(t)
+	p.next(t)
+	p.in.Close()
+	out := wait()
+	if out.Status != agentloop.StatusError || !errors.Is(out.Err, ask.ErrNoAnswer) {
+		t.Fatalf("status %s, err %v; want error wrapping ErrNoAnswer", out.Status, out.Err)
+	}
+	if len(srv.Requests()) != 1 || len(out.Pending) != 2 {
+		t.Errorf("%d model calls, pending %+v; want 1 and both sets", len(srv.Requests()), out.Pending)
 	}
 }
