@@ -275,3 +275,32 @@ func TestStdinEndsWithTwoSetsOpen(t *testing.T) {
 		t.Errorf("%d model calls, pending %+v; want 1 and both sets", len(srv.Requests()), out.Pending)
 	}
 }
+
+// The observer is called one event at a time, even while question sets are
+// open concurrently, so an output printer needs no lock of its own. Under
+// -race, an observer that keeps state without a lock proves it.
+func TestObserverCalledOneAtATime(t *testing.T) {
+	_, prov := anthropicWire.start(t, -1, twoSetsTurns()...)
+	p := startPipeProgram(t)
+	var seen []string // no lock, on purpose
+	observe := func(e agentloop.Event) {
+		switch e.Type {
+		case agentloop.EventQuestion:
+			seen = append(seen, "question "+e.Request.ID)
+		case agentloop.EventAnswers:
+			seen = append(seen, "answers "+e.Request.ID)
+		}
+	}
+	wait := startRun(t, testCtx(t), &agentloop.Loop{Provider: prov, Frontend: p.fe, Observe: observe}, agentloop.NewState(), userPrompt("go"))
+	p.next(t)
+	p.next(t)
+	p.send(t, `{"id":"toolu_2","answers":{"Database":"SQLite"}}`)
+	p.send(t, `{"id":"toolu_1","answers":{"Auth Method":"JWT","Providers":"GitHub"}}`)
+	if out := wait(); out.Status != agentloop.StatusSuccess {
+		t.Fatalf("status %s (%v), want success", out.Status, out.Err)
+	}
+	slices.Sort(seen)
+	if want := []string{"answers toolu_1", "answers toolu_2", "question toolu_1", "question toolu_2"}; !slices.Equal(seen, want) {
+		t.Errorf("events %v, want %v", seen, want)
+	}
+}
