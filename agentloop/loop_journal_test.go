@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -275,5 +276,48 @@ func TestResumeFinishedIsANoOp(t *testing.T) {
 	}
 	if len(st.Messages) != n || len(srv.Requests()) != 2 || len(fe.Asked()) != 1 {
 		t.Errorf("a finished conversation was continued: %d messages (want %d), %d calls", len(st.Messages), n, len(srv.Requests()))
+	}
+}
+
+// A run killed between two steps resumes at the next one: a result already
+// recorded is not asked again, a results message already recorded is sent
+// without a question, and only the model call that was not made is made.
+func TestResumeAfterAKill(t *testing.T) {
+	prompt := *userPrompt("go")
+	use := askUse("toolu_db", dbInput)
+	result := agentloop.Block{Type: agentloop.BlockToolResult, ToolUseID: "toolu_db", Content: dbPersonResult}
+	results := agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{result}}
+	cases := []struct {
+		name     string
+		messages []agentloop.Message
+		answered bool // the answer was recorded, its results message not
+	}{
+		{"after the prompt", []agentloop.Message{prompt}, false},
+		{"after the answer", []agentloop.Message{prompt, assistant("", use)}, true},
+		{"after the results message", []agentloop.Message{prompt, assistant("", use), results}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := agentloop.NewState()
+			for _, m := range c.messages {
+				st.Append(m)
+			}
+			if c.answered {
+				st.AskedAt["toolu_db"] = t0
+				st.Results["toolu_db"] = result
+			}
+			prov := &turnProvider{t: t, replies: []agentloop.Message{assistant("Done.")}}
+			out := run(t, &agentloop.Loop{Provider: prov, Frontend: newStubFrontend(t)}, st, nil)
+			if out.Status != agentloop.StatusSuccess || out.Turns != 1 || prov.Calls() != 1 || out.Result != "Done." {
+				t.Fatalf("status %s after %d turns, %d calls, result %q (%v); want success after 1 call", out.Status, out.Turns, prov.Calls(), out.Result, out.Err)
+			}
+			sent := prov.calls[0].Messages
+			if len(c.messages) > 1 {
+				last := sent[len(sent)-1]
+				if len(sent) != 3 || len(last.Content) != 1 || !reflect.DeepEqual(last.Content[0], result) {
+					t.Errorf("the model was sent %+v, want the recorded result as the last message", sent)
+				}
+			}
+		})
 	}
 }
