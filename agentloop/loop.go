@@ -82,12 +82,14 @@ type Loop struct {
 	TimeoutFallback ask.Frontend
 	// Journal, if set, records every step.
 	Journal Journal
-	// Observe, if set, receives events as they happen.
+	// Observe, if set, receives events as they happen, one at a time
+	// (question sets asked concurrently report from several goroutines).
 	Observe func(Event)
 	// Now is the clock (time.Now if nil).
 	Now func() time.Time
 
-	mu sync.Mutex // guards State and Journal while question sets run concurrently
+	mu     sync.Mutex // guards State and Journal while question sets run concurrently
+	emitMu sync.Mutex // serialises calls to Observe
 }
 
 // Run continues the conversation in st: it adds prompt (if any), answers
@@ -192,6 +194,8 @@ func (l *Loop) record(st *State, m Message) error {
 
 func (l *Loop) emit(e Event) {
 	if l.Observe != nil {
+		l.emitMu.Lock()
+		defer l.emitMu.Unlock()
 		l.Observe(e)
 	}
 }

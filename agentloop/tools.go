@@ -65,6 +65,7 @@ func (l *Loop) resolve(ctx context.Context, st *State, pending []Block, out *Out
 			}(&jobs[i])
 		}
 		wg.Wait()
+		givenUp(ctx, actx, jobs)
 	} else {
 		for i := range jobs {
 			l.askOne(actx, st, &jobs[i])
@@ -80,6 +81,30 @@ func (l *Loop) resolve(ctx context.Context, st *State, pending []Block, out *Out
 // (the other sets are not asked): anything but a deferral or a timeout.
 func stopsRun(ctx context.Context, err error) bool {
 	return err != nil && (ctx.Err() != nil || !(errors.Is(err, ask.ErrDeferred) || errors.Is(err, ask.ErrTimeout)))
+}
+
+// givenUp clears the errors of question sets that ended only because
+// another set stopped the run (actx was cancelled, ctx was not), so the run
+// reports that set's failure rather than a cancellation nobody asked for.
+// The sets given up stay pending.
+func givenUp(ctx, actx context.Context, jobs []askOutcome) {
+	if ctx.Err() != nil || actx.Err() == nil {
+		return
+	}
+	cause := false
+	for _, j := range jobs {
+		if j.err != nil && !errors.Is(j.err, context.Canceled) {
+			cause = true
+		}
+	}
+	if !cause {
+		return // keep the errors: without them the run would seem answered
+	}
+	for i := range jobs {
+		if errors.Is(jobs[i].err, context.Canceled) {
+			jobs[i].err = nil
+		}
+	}
 }
 
 // settle turns the question sets' errors into the run's outcome. Order of

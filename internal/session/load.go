@@ -96,6 +96,12 @@ func load(path string, f *os.File) (*Session, int, error) {
 		if err == nil && r.Type == "" {
 			err = fmt.Errorf("record has no type")
 		}
+		if err == nil && last {
+			// A record and its newline are one write, so a record without
+			// it was cut short; keeping it would glue the next append onto
+			// this line, and a later load would drop both.
+			err = fmt.Errorf("record has no newline")
+		}
 		if err != nil {
 			if last || isTail(buf[off+end:]) {
 				good = off

@@ -1,0 +1,117 @@
+package session_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/internal/session"
+)
+
+func TestIDPrefixLookup(t *testing.T) {
+	st := newStore(t)
+	for _, id := range []string{"abc-1", "abc-10", "abd-2", "xyz-1"} {
+		create(t, st, session.Meta{ID: id}, waitingSteps("prompt of "+id)...)
+	}
+	for ref, want := range map[string]string{"xyz": "xyz-1", "abd": "abd-2", "abc-10": "abc-10", "abc-1": "abc-1"} {
+		s, err := st.Load(ref)
+		if err != nil || s.Meta.ID != want {
+			t.Errorf("Load(%q) = %v, %v; want session %s", ref, s, err, want)
+		}
+	}
+	_, err := st.Open("abc")
+	if err == nil || err.Error() != `session id "abc" is ambiguous (2 sessions start with it); give more of it` {
+		t.Errorf("Open(abc) err %v, want it ambiguous between 2", err)
+	}
+	for _, ref := range []string{"nope", "", "../abc-1", ".hidden", `abc\1`} {
+		if _, err := st.Open(ref); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("Open(%q) err %v, want ErrNotFound", ref, err)
+		}
+	}
+	_, err = st.Load("nope")
+	if err == nil || !strings.Contains(err.Error(), "askuser sessions lists them") {
+		t.Errorf("Load(nope) err %v, want it to say how to list sessions", err)
+	}
+}
+
+func TestListAndLatest(t *testing.T) {
+	st := newStore(t)
+	if _, err := st.Latest(); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("Latest of no sessions: err %v, want ErrNotFound", err)
+	}
+	// Written in this order, so each is updated after the one before.
+	// The header's first prompt wins over the first message.
+	create(t, st, session.Meta{ID: "finished", FirstPrompt: "pick a database"}, finishedSteps("pick a db")...)
+	create(t, st, session.Meta{ID: "waiting"}, waitingSteps("add auth")...)
+	create(t, st, session.Meta{ID: "maxturns"}, message(text(agentloop.RoleUser, "loop forever")), status(agentloop.StatusMaxTurns))
+	create(t, st, session.Meta{ID: "running"}, message(text(agentloop.RoleUser, "still going")))
+	damaged := create(t, st, session.Meta{ID: "damaged"}, finishedSteps("broken")...)
+	data, err := os.ReadFile(damaged.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Damage the second line, keep the rest; date the file between the
+	// waiting and the max_turns sessions.
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[1] = "garbage\n"
+	if err := os.WriteFile(damaged.Path(), []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waiting, err := st.Load("waiting")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mtime := waiting.Updated.Add(500 * time.Millisecond)
+	if err := os.Chtimes(damaged.Path(), mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+
+	list, err := st.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []session.Summary{
+		{ID: "running", FirstPrompt: "still going", Status: "running"},
+		{ID: "maxturns", FirstPrompt: "loop forever", Status: "max_turns"},
+		{ID: "damaged", Status: "damaged"},
+		{ID: "waiting", FirstPrompt: "add auth", Status: "waiting on a question", Pending: 1},
+		{ID: "finished", FirstPrompt: "pick a database", Status: "finished"},
+	}
+	if len(list) != len(want) {
+		t.Fatalf("listed %+v, want %d sessions", list, len(want))
+	}
+	for i, w := range want {
+		g := list[i]
+		if g.ID != w.ID || g.FirstPrompt != w.FirstPrompt || g.Status != w.Status || g.Pending != w.Pending {
+			t.Errorf("entry %d: %+v, want %+v", i, g, w)
+		}
+		if i > 0 && g.Updated.After(list[i-1].Updated) {
+			t.Errorf("entry %d (%s) updated %v, after the entry above it", i, g.ID, g.Updated)
+		}
+		if w.Status != "damaged" && (g.Err != "" || g.Created.IsZero()) {
+			t.Errorf("entry %d: error %q, created %v; want no error and a creation time", i, g.Err, g.Created)
+		}
+	}
+	d := list[2]
+	wantErr := "session file " + filepath.Join(st.Dir, "sessions", "damaged.jsonl") + " is damaged at line 2"
+	if !strings.HasPrefix(d.Err, wantErr) || !d.Updated.Equal(mtime) {
+		t.Errorf("damaged entry %+v, want error starting %q, updated at the file's time %v", d, wantErr, mtime)
+	}
+
+	latest, err := st.Latest()
+	if err != nil || latest != "running" {
+		t.Errorf("Latest() = %q, %v; want running", latest, err)
+	}
+	// The damaged session, even when newest, is never the latest.
+	future := mtime.Add(time.Hour)
+	if err := os.Chtimes(damaged.Path(), future, future); err != nil {
+		t.Fatal(err)
+	}
+	if latest, err := st.Latest(); err != nil || latest != "running" {
+		t.Errorf("Latest() with a newer damaged file = %q, %v; want running", latest, err)
+	}
+}
