@@ -24,6 +24,12 @@ type CorruptError struct {
 }
 
 func (e *CorruptError) Error() string {
+	if strings.HasPrefix(e.Reason, "written by a newer askuser") {
+		return fmt.Sprintf("session file %s was %s; resume it with that newer askuser", e.Path, e.Reason)
+	}
+	if e.Intact == 0 {
+		return fmt.Sprintf("session file %s is damaged at line %d (%s); nothing in it can be resumed — delete it", e.Path, e.Line, e.Reason)
+	}
 	return fmt.Sprintf("session file %s is damaged at line %d (%s); the %d records before it are intact — "+
 		"to keep them, copy the file and delete line %d and everything after it (head -n %d), then resume",
 		e.Path, e.Line, e.Reason, e.Intact, e.Line, e.Line-1)
@@ -77,6 +83,9 @@ func (st *Store) Load(id string) (*Session, error) {
 // torn last line was found, else -1.
 func load(path string, f *os.File) (*Session, int, error) {
 	var data bytes.Buffer
+	if fi, err := f.Stat(); err == nil {
+		data.Grow(int(fi.Size()) + bytes.MinRead)
+	}
 	if _, err := data.ReadFrom(f); err != nil {
 		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
 	}
@@ -117,7 +126,7 @@ func load(path string, f *os.File) (*Session, int, error) {
 	}
 	if s.Meta.ID == "" {
 		if line == 0 || (line == 1 && good >= 0) {
-			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "the file is empty; the run was killed before it began"}
+			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}
 		}
 	}
 	return s, good, nil

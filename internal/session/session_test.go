@@ -220,8 +220,15 @@ func wantCorrupt(t *testing.T, st *session.Store, id string, line int, reason st
 		if ce.Path != path || ce.Line != line || ce.Intact != line-1 || ce.Reason != reason {
 			t.Errorf("%s: %+v, want path %s, line %d, %d intact, reason %q", name, ce, path, line, line-1, reason)
 		}
-		if !strings.Contains(err.Error(), fmt.Sprintf("head -n %d", line-1)) {
-			t.Errorf("%s: %q does not say how to keep the intact records", name, err)
+		advice := fmt.Sprintf("head -n %d", line-1)
+		switch {
+		case strings.HasPrefix(reason, "written by a newer askuser"):
+			advice = "resume it with that newer askuser"
+		case line == 1:
+			advice = "nothing in it can be resumed — delete it"
+		}
+		if !strings.Contains(err.Error(), advice) {
+			t.Errorf("%s: %q does not give the advice %q", name, err, advice)
 		}
 	}
 }
@@ -263,7 +270,7 @@ func TestDamagedLineInTheMiddle(t *testing.T) {
 func TestEmptyFile(t *testing.T) {
 	st := newStore(t)
 	rewrite(t, st, "empty")
-	wantCorrupt(t, st, "empty", 1, "the file is empty; the run was killed before it began")
+	wantCorrupt(t, st, "empty", 1, "no complete session header; the run was killed before it began")
 }
 
 func TestFirstRecordNotAHeader(t *testing.T) {
