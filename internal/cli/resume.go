@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -10,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
 )
 
 func resumeCommand(e *env) *cli.Command {
@@ -69,7 +71,8 @@ func sessionsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "state-dir", Usage: "sessions are under `DIR` (env ASKUSER_STATE_DIR)"},
 		},
 		Action: func(c *cli.Context) error {
-			list, err := sessionStore(c, e).List()
+			store := sessionStore(c, e)
+			list, err := store.List()
 			if err != nil {
 				return err
 			}
@@ -89,13 +92,24 @@ func sessionsCommand(e *env) *cli.Command {
 			for _, s := range list {
 				prompt := s.FirstPrompt
 				if s.Err != "" {
-					prompt = s.Err
+					prompt = damagedNote(store, s)
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), s.Status, clip(ask.Display(prompt), 60))
 			}
 			return tw.Flush()
 		},
 	}
+}
+
+// damagedNote words a damaged journal for the listing. The full error
+// starts with the journal's path, so clipped to the column it would lose
+// the part that matters: the line, and how many records are intact.
+func damagedNote(store *session.Store, s session.Summary) string {
+	var ce *session.CorruptError
+	if _, err := store.Load(s.ID); errors.As(err, &ce) {
+		return fmt.Sprintf("line %d is damaged; %d records before it are intact", ce.Line, ce.Intact)
+	}
+	return s.Err
 }
 
 func clip(s string, n int) string {
