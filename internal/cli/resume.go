@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -47,9 +48,12 @@ func runResume(c *cli.Context, e *env) error {
 	if sess.Recovered != "" {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
 	}
-	if len(sess.State.Pending()) == 0 {
+	if !unfinished(sess.State) {
 		return usageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
 			sess.Meta.ID, sess.Summary().Status, sess.Meta.ID)
+	}
+	if len(sess.State.Pending()) == 0 {
+		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s has no question pending, but its last run stopped before the model answered; continuing from there\n", sess.Meta.ID)
 	}
 	if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {
 		o.system = sess.Meta.System
@@ -60,6 +64,29 @@ func runResume(c *cli.Context, e *env) error {
 	}
 	r := &runner{e: e, o: o, sess: sess, prov: prov}
 	return r.once(c.Context, nil, false)
+}
+
+// unfinished reports whether a conversation stopped before the model had
+// its turn: questions are pending; or they were answered but the run was
+// killed before the answers were sent; or the last message is the user's
+// and the model never replied (a run killed, cancelled or failed during a
+// model call). Resume continues such a session from where it stopped.
+func unfinished(st *agentloop.State) bool {
+	if len(st.Pending()) > 0 || unsentResults(st) {
+		return true
+	}
+	n := len(st.Messages)
+	return n > 0 && st.Messages[n-1].Role == agentloop.RoleUser
+}
+
+// unsentResults reports whether every tool call of the last assistant
+// message has its result recorded, but the results were never sent to the
+// model. A new prompt must not follow such a message: the tool calls would
+// be left without results.
+func unsentResults(st *agentloop.State) bool {
+	n := len(st.Messages)
+	return n > 0 && st.Messages[n-1].Role == agentloop.RoleAssistant &&
+		len(st.Messages[n-1].ToolUses()) > 0 && len(st.Pending()) == 0
 }
 
 func sessionsCommand(e *env) *cli.Command {
