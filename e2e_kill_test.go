@@ -145,32 +145,37 @@ func requestsCarrying(srv *fakeprovider.Server, s string) int {
 	return n
 }
 
+// killMoment is a moment to kill a run at: after the stream line of type
+// after (with an answer line sent first when answer is set).
+type killMoment struct {
+	name   string
+	after  string
+	answer bool
+	// waiting: the run is blocked on the question at that moment, so no
+	// model call is in flight and the kill loses nothing.
+	waiting bool
+}
+
 // TestKillWhileQuestionWaits kills a headless run with SIGKILL at several
 // moments around a question, then resumes it from an answers file. Every
-// step is journaled before askuser acts on it, so resume either continues
-// correctly (each model call made once, the tool result sent once) or says
-// there is nothing to continue.
+// step is journaled before askuser acts on it, so resume continues from
+// the last step journaled: a question is never asked twice nor its answer
+// sent twice, and only a model call whose reply the kill cut off is made
+// again. A run with nothing left to do is reported as such.
 func TestKillWhileQuestionWaits(t *testing.T) {
 	t.Parallel()
-	moments := []struct {
-		name string
-		// after is the stream line the kill follows; answer sends an
-		// answer line first.
-		after  string
-		answer bool
-		// mustContinue: the question was journaled by then, so resume
-		// must finish the run.
-		mustContinue bool
-	}{
+	moments := []killMoment{
 		{name: "after init", after: "system"},
-		{name: "after the assistant message", after: "assistant", mustContinue: true},
-		{name: "after the question line", after: "question", mustContinue: true},
-		{name: "after the answer line", after: "answers", answer: true, mustContinue: true},
+		{name: "after the assistant message", after: "assistant", waiting: true},
+		{name: "after the question line", after: "question", waiting: true},
+		{name: "after the answer line", after: "answers", answer: true},
 	}
 	for _, m := range moments {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
-			srv := fakeprovider.NewAnthropic(dbQuestion, fakeprovider.Turn{Text: "Done."})
+			// The final turn is served twice, for a resume that repeats a
+			// call whose reply the kill cut off.
+			srv := fakeprovider.NewAnthropic(dbQuestion, fakeprovider.Turn{Text: "Done.", Repeat: 2})
 			defer srv.Close()
 			env := runEnv(t, srv, filepath.Join(t.TempDir(), "state"))
 			run := startStreamRun(t, env, "Pick a database")
@@ -185,48 +190,77 @@ func TestKillWhileQuestionWaits(t *testing.T) {
 				run.waitLine(m.after)
 			}
 			run.kill()
+			before := len(srv.Requests())
 
 			answers := filepath.Join(t.TempDir(), "answers.yaml")
 			if err := os.WriteFile(answers, []byte("answers:\n  Database: PostgreSQL\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			code, stdout, stderr := runAskuser(t, env, "", "resume", "-p", id, "--answers", answers)
-			checkResumed(t, srv, m.mustContinue, m.answer, code, stdout, stderr)
+			checkResumed(t, srv, m, before, code, stdout, stderr)
 		})
 	}
 }
 
-// checkResumed checks how a resume after a kill went: it finished the run
-// with the question answered once and each model call made once, or (only
-// when allowed) it said clearly that there was nothing to continue.
-func checkResumed(t *testing.T, srv *fakeprovider.Server, mustContinue, answeredBefore bool, code int, stdout, stderr string) {
+// checkResumed checks a resume after a kill at moment m; before is the
+// number of requests the fake had recorded when the kill returned (a
+// request already sent may be recorded later).
+func checkResumed(t *testing.T, srv *fakeprovider.Server, m killMoment, before, code int, stdout, stderr string) {
 	t.Helper()
+	total := len(srv.Requests())
 	if code != 0 {
-		if mustContinue || code != 2 || !strings.Contains(stderr, "is not waiting on a question") {
+		// Allowed only when nothing was left to do: nothing journaled yet,
+		// or the final reply journaled just before the kill.
+		if m.waiting || code != 2 || !strings.Contains(stderr, "is not waiting on a question") {
 			t.Fatalf("resume: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
-		if n := len(srv.Requests()); n > 1 {
-			t.Errorf("nothing to resume, yet the fake saw %d requests", n)
+		if total != before {
+			t.Errorf("resume said there was nothing to continue, yet made %d model calls", total-before)
 		}
 		return
 	}
 	if strings.TrimSpace(stdout) != "Done." {
 		t.Errorf("resume printed %q, want the final text", stdout)
 	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("the fake saw %d requests, want 2 (the first call once, the second once)", n)
-	}
-	if n := requestsCarrying(srv, `"tool_result"`); n != 1 {
-		t.Errorf("%d requests carried a tool result, want 1", n)
+	for i, r := range srv.Requests() {
+		if n := bytes.Count(r.Body, []byte(`"type":"tool_result"`)); n > 1 {
+			t.Errorf("request %d carried %d tool results, want at most 1", i+1, n)
+		}
 	}
 	results := srv.ToolResults()
+	switch {
+	case m.waiting:
+		// Blocked on the question: the first call once, the second once.
+		if before != 1 || total != 2 || requestsCarrying(srv, `"tool_result"`) != 1 {
+			t.Errorf("requests: %d at the kill, %d in all, %d with a tool result; want 1, 2, 1", before, total, requestsCarrying(srv, `"tool_result"`))
+		}
+		checkOneResult(t, results, "Selected: PostgreSQL\n   Answered by: an answers file")
+	case m.answer:
+		// The answer was journaled before the kill, so it is sent, not asked
+		// again. The second call may have been on its way when the kill
+		// cut off its reply (the fake may even record it after the kill):
+		// then resume makes it again, with the same tool result.
+		if n := requestsCarrying(srv, `"tool_result"`); total < 2 || total > 3 || n != total-1 {
+			t.Errorf("requests: %d in all, %d with a tool result; want the first call once and the second once or, cut off, twice", total, n)
+		}
+		checkOneResult(t, results, "Selected: SQLite\n   Answered by: a program over JSON lines (stdin)")
+	default:
+		// Killed during the first call: if its reply was lost, resume asks
+		// the model again, and the (scripted) model then ends its turn.
+		if total != 2 {
+			t.Errorf("the fake saw %d requests, want 2", total)
+		}
+		if len(results) > 0 {
+			checkOneResult(t, results, "Selected: PostgreSQL\n   Answered by: an answers file")
+		}
+	}
+}
+
+// checkOneResult requires exactly one tool result, for toolu_db, holding want.
+func checkOneResult(t *testing.T, results []fakeprovider.ToolResultSeen, want string) {
+	t.Helper()
 	if len(results) != 1 || results[0].ToolUseID != "toolu_db" || results[0].IsError {
 		t.Fatalf("tool results = %+v, want one for toolu_db", results)
-	}
-	want := "Selected: PostgreSQL\n   Answered by: an answers file"
-	if answeredBefore {
-		// The answer given before the kill was journaled; it is not asked again.
-		want = "Selected: SQLite\n   Answered by: a program over JSON lines (stdin)"
 	}
 	if !strings.Contains(results[0].Content, want) {
 		t.Errorf("tool result:\n%s\nwant it to contain %q", results[0].Content, want)
