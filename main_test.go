@@ -96,7 +96,7 @@ func stateOf(ts *testscript.TestScript) *scriptState {
 //	jsonvar NAME FILE PATH   set $NAME to the value at PATH (a.b.0.c) in the first JSON line of FILE that has it
 //	corrupt FILE last|N      tear the last line of FILE in half, or damage line N
 //	backdate FILE DURATION   move the "asked" records of a session journal DURATION into the past
-//	bg NAME prog args...     start prog with an open stdin pipe; output goes to NAME.stdout and NAME.stderr
+//	bg NAME prog args...     start prog with an open stdin pipe and the script's variables askuser reads; output goes to NAME.stdout and NAME.stderr
 //	feed NAME FILE           write FILE to NAME's stdin
 //	closein NAME             close NAME's stdin
 //	waitfor FILE REGEXP      wait (bounded) until FILE matches REGEXP
