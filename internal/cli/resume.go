@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
 )
 
 func resumeCommand(e *env) *cli.Command {
@@ -45,9 +48,12 @@ func runResume(c *cli.Context, e *env) error {
 	if sess.Recovered != "" {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
 	}
-	if len(sess.State.Pending()) == 0 {
+	if !unfinished(sess.State) {
 		return usageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
 			sess.Meta.ID, sess.Summary().Status, sess.Meta.ID)
+	}
+	if len(sess.State.Pending()) == 0 {
+		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s has no question pending, but its last run stopped before the model answered; continuing from there\n", sess.Meta.ID)
 	}
 	if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {
 		o.system = sess.Meta.System
@@ -60,6 +66,29 @@ func runResume(c *cli.Context, e *env) error {
 	return r.once(c.Context, nil, false)
 }
 
+// unfinished reports whether a conversation stopped before the model had
+// its turn: questions are pending; or they were answered but the run was
+// killed before the answers were sent; or the last message is the user's
+// and the model never replied (a run killed, cancelled or failed during a
+// model call). Resume continues such a session from where it stopped.
+func unfinished(st *agentloop.State) bool {
+	if len(st.Pending()) > 0 || unsentResults(st) {
+		return true
+	}
+	n := len(st.Messages)
+	return n > 0 && st.Messages[n-1].Role == agentloop.RoleUser
+}
+
+// unsentResults reports whether every tool call of the last assistant
+// message has its result recorded, but the results were never sent to the
+// model. A new prompt must not follow such a message: the tool calls would
+// be left without results.
+func unsentResults(st *agentloop.State) bool {
+	n := len(st.Messages)
+	return n > 0 && st.Messages[n-1].Role == agentloop.RoleAssistant &&
+		len(st.Messages[n-1].ToolUses()) > 0 && len(st.Pending()) == 0
+}
+
 func sessionsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "sessions",
@@ -69,7 +98,8 @@ func sessionsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "state-dir", Usage: "sessions are under `DIR` (env ASKUSER_STATE_DIR)"},
 		},
 		Action: func(c *cli.Context) error {
-			list, err := sessionStore(c, e).List()
+			store := sessionStore(c, e)
+			list, err := store.List()
 			if err != nil {
 				return err
 			}
@@ -89,13 +119,24 @@ func sessionsCommand(e *env) *cli.Command {
 			for _, s := range list {
 				prompt := s.FirstPrompt
 				if s.Err != "" {
-					prompt = s.Err
+					prompt = damagedNote(store, s)
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), s.Status, clip(ask.Display(prompt), 60))
 			}
 			return tw.Flush()
 		},
 	}
+}
+
+// damagedNote words a damaged journal for the listing. The full error
+// starts with the journal's path, so clipped to the column it would lose
+// the part that matters: the line, and how many records are intact.
+func damagedNote(store *session.Store, s session.Summary) string {
+	var ce *session.CorruptError
+	if _, err := store.Load(s.ID); errors.As(err, &ce) {
+		return fmt.Sprintf("line %d is damaged; %d records before it are intact", ce.Line, ce.Intact)
+	}
+	return s.Err
 }
 
 func clip(s string, n int) string {
