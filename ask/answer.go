@@ -103,15 +103,28 @@ var (
 // CtxErr maps a context's error to ErrCancelled or ErrTimeout, keeping the
 // original for errors.Is. It returns nil when ctx is not done.
 func CtxErr(ctx context.Context) error {
-	switch err := ctx.Err(); {
-	case err == nil:
+	err := ctx.Err()
+	if err == nil {
 		return nil
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), ErrTimeout):
-		return fmt.Errorf("%w (%w)", ErrTimeout, err)
-	default:
-		return fmt.Errorf("%w (%w)", ErrCancelled, err)
 	}
+	// The cause, when one was given, says why in words (a signal, a
+	// timeout); the context's own error stays wrapped for errors.Is.
+	why := err
+	if c := context.Cause(ctx); c != nil && c != err && !errors.Is(c, ErrTimeout) {
+		why = causeErr{cause: c, ctxErr: err}
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), ErrTimeout) {
+		return fmt.Errorf("%w (%w)", ErrTimeout, why)
+	}
+	return fmt.Errorf("%w (%w)", ErrCancelled, why)
 }
+
+// causeErr reads as the cause of a cancellation and still is the
+// context's error for errors.Is.
+type causeErr struct{ cause, ctxErr error }
+
+func (e causeErr) Error() string   { return e.cause.Error() }
+func (e causeErr) Unwrap() []error { return []error{e.cause, e.ctxErr} }
 
 // Selection builds a validated answer from labels (matched
 // case-insensitively, "(Recommended)" optional) and free text. It is the

@@ -87,16 +87,20 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 // A second signal is not caught, so it stops the process at once. stop
 // releases the signal handler.
 func SignalContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		select {
-		case <-ch:
+		case sig := <-ch:
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			cancel()
+			name := "SIGTERM"
+			if sig == os.Interrupt {
+				name = "SIGINT"
+			}
+			cancel(errors.New("interrupted by " + name))
 		case <-ctx.Done():
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
 }

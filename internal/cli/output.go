@@ -246,6 +246,7 @@ func (p *printer) result(r runResult) {
 			w := p.out
 			if p.stream {
 				w = p.errOut
+				fmt.Fprintln(w)
 			}
 			fmt.Fprint(w, describePending(r))
 		}
@@ -268,7 +269,7 @@ func describePending(r runResult) string {
 	for _, req := range r.PendingQuestions {
 		n += len(req.Questions)
 	}
-	fmt.Fprintf(&b, "\nSession %s is waiting on %d question", r.SessionID, n)
+	fmt.Fprintf(&b, "Session %s is waiting on %d question", r.SessionID, n)
 	if n != 1 {
 		b.WriteString("s")
 	}

@@ -184,7 +184,7 @@ func (r *runner) finish(out agentloop.Outcome) error {
 	case agentloop.StatusWaiting:
 		return withCode(ExitWaiting, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
 	case agentloop.StatusMaxTurns:
-		return withCode(ExitMaxTurns, fmt.Errorf("%s; continue with askuser run --resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(ExitMaxTurns, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusTimeout:
 		return withCode(ExitTimeout, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusCancelled:

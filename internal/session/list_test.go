@@ -49,8 +49,15 @@ func TestListAndLatest(t *testing.T) {
 	create(t, st, session.Meta{ID: "waiting"}, waitingSteps("add auth")...)
 	create(t, st, session.Meta{ID: "maxturns"}, message(text(agentloop.RoleUser, "loop forever")), status(agentloop.StatusMaxTurns))
 	create(t, st, session.Meta{ID: "running"}, message(text(agentloop.RoleUser, "still going")))
+	// A process still holds this one: it is running, not interrupted.
+	held, err := st.Open("running")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
 	damaged := create(t, st, session.Meta{ID: "damaged"}, finishedSteps("broken")...)
-	data, err := os.ReadFile(damaged.Path())
+	var data []byte
+	data, err = os.ReadFile(damaged.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +120,30 @@ func TestListAndLatest(t *testing.T) {
 	}
 	if latest, err := st.Latest(); err != nil || latest != "running" {
 		t.Errorf("Latest() with a newer damaged file = %q, %v; want running", latest, err)
+	}
+}
+
+// A session whose process died without a status (kill -9) is listed as
+// interrupted; the same session held by a live process is running.
+func TestListInterruptedVersusRunning(t *testing.T) {
+	st := newStore(t)
+	create(t, st, session.Meta{ID: "killed"}, message(text(agentloop.RoleUser, "was going")))
+	status := func() string {
+		list, err := st.List()
+		if err != nil || len(list) != 1 {
+			t.Fatalf("List() = %+v, %v", list, err)
+		}
+		return list[0].Status
+	}
+	if got := status(); got != "interrupted" {
+		t.Errorf("closed session without a status listed as %q, want interrupted", got)
+	}
+	held, err := st.Open("killed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if got := status(); got != "running" {
+		t.Errorf("held session listed as %q, want running", got)
 	}
 }

@@ -207,8 +207,10 @@ type Summary struct {
 	Created     time.Time `json:"created"`
 	Updated     time.Time `json:"updated"`
 	FirstPrompt string    `json:"first_prompt"`
-	// Status is "finished", "waiting on a question", or how the last run
-	// ended (max_turns, error, cancelled, timeout, running).
+	// Status is "finished", "waiting on a question", how the last run
+	// ended (max_turns, error, cancelled, timeout), "running" while a
+	// process holds the session, or "interrupted" when its process died
+	// without saying how it ended.
 	Status string `json:"status"`
 	// Pending counts the question sets waiting for an answer.
 	Pending int    `json:"pending"`
@@ -235,7 +237,11 @@ func (st *Store) List() ([]Summary, error) {
 			out = append(out, sum)
 			continue
 		}
-		out = append(out, s.Summary())
+		sum := s.Summary()
+		if sum.Status == "running" && !inUse(p) {
+			sum.Status = "interrupted" // no status, and no process holds it: killed
+		}
+		out = append(out, sum)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out, nil

@@ -37,3 +37,17 @@ func lock(f *os.File) (func(), error) {
 	}
 	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
 }
+
+// inUse reports whether a process holds the journal's lock.
+func inUse(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); err != nil {
+		return true
+	}
+	_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+	return false
+}
