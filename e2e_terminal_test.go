@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/internal/fakeprovider"
 )
 
 // repoRoot is the directory the tests run in: the repository root, where
@@ -163,5 +165,42 @@ func TestTerminalBell(t *testing.T) {
 				t.Errorf("--bell never: BEL written at %d\n%q", bellAt, raw)
 			}
 		})
+	}
+}
+
+// TestTerminalRunAnthropic is the issue's "done when": with an Anthropic
+// endpoint (a loopback server speaking its wire format), `askuser run
+// "Add authentication to my app"` streams the model's text, asks at the
+// terminal, and sends the answers back as the tool result.
+func TestTerminalRunAnthropic(t *testing.T) {
+	t.Parallel()
+	input, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "questions", "auth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakeprovider.NewAnthropic(
+		fakeprovider.Turn{Text: "Two decisions before I start.", ToolCalls: []fakeprovider.ToolCall{{ID: "toolu_auth", Name: "AskUserQuestion", Input: input}}},
+		fakeprovider.Turn{Text: "Setting up JWT with Google and GitHub sign-in now."},
+	)
+	defer srv.Close()
+	p := startTTYEnv(t, repoRoot(t), nil, []string{"ANTHROPIC_API_KEY=test-key", "ANTHROPIC_BASE_URL=" + srv.URL},
+		"run", "Add authentication to my app")
+	p.expect("Two decisions before I start.")
+	answerAuth(p)
+	p.expect("Setting up JWT with Google and GitHub sign-in now.")
+	code, after := p.exit()
+	if code != 0 {
+		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
+	}
+	if !p.restored(after) {
+		t.Error("the terminal was not restored after the run")
+	}
+	results := srv.ToolResults()
+	if len(results) != 1 || results[0].ToolUseID != "toolu_auth" || results[0].IsError ||
+		results[0].Content != strings.TrimSuffix(wantAuthJWT, "\n") {
+		t.Errorf("the model was sent %+v, want one tool_result for toolu_auth:\n%s", results, wantAuthJWT)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d model calls, want 2", n)
 	}
 }

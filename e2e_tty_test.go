@@ -69,6 +69,12 @@ type ttyProc struct {
 // where its standard output goes: nil for the terminal.
 func startTTY(t *testing.T, dir string, stdout *os.File, args ...string) *ttyProc {
 	t.Helper()
+	return startTTYEnv(t, dir, stdout, nil, args...)
+}
+
+// startTTYEnv is startTTY with extra environment variables (KEY=value).
+func startTTYEnv(t *testing.T, dir string, stdout *os.File, env []string, args ...string) *ttyProc {
+	t.Helper()
 	// vt10x writes its replies to a second pty; go-expect copies them to
 	// the program's input.
 	replies, replyTTY, err := pty.Open()
@@ -97,6 +103,7 @@ func startTTY(t *testing.T, dir string, stdout *os.File, args ...string) *ttyPro
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1",
 		"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
 	if stdout != nil {
 		cmd.Stdout = stdout
