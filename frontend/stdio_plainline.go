@@ -8,8 +8,9 @@ import (
 	"github.com/askuser/askuser/ask"
 )
 
-// The fast path for the commonest answer line, the map form with plain
-// strings, as docs/protocol.md shows it first:
+// The fast path for the commonest answer line: the map form (Claude Code's
+// answers map, docs/protocol.md) with plain strings, the form askuser's
+// own example lines use:
 //
 //	{"id":"q1","answers":{"Database":"SQLite","Region":"eu-west"}}
 //
