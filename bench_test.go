@@ -131,7 +131,7 @@ func (p proc) rss(b *testing.B) (peak int64) {
 func (p proc) exec(b *testing.B, path string, args []string) {
 	b.Helper()
 	cmd := exec.Command(path, args...)
-	cmd.Env = append(os.Environ(), p.env...)
+	cmd.Env = append(benchEnv(), p.env...)
 	if p.stdin != "" {
 		cmd.Stdin = strings.NewReader(p.stdin)
 	}
@@ -146,6 +146,19 @@ func (p proc) exec(b *testing.B, path string, args []string) {
 	if !strings.Contains(stdout.String(), p.want) {
 		b.Fatalf("%s: stdout %q does not contain %q", filepath.Base(p.path), stdout.String(), p.want)
 	}
+}
+
+// benchEnv is this process's environment without askuser's own variables
+// (ASKUSER_NOTIFY_CMD, ASKUSER_FRONTEND...), so a setting of the person
+// running the benchmarks cannot change what is measured.
+func benchEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ASKUSER_") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 func median[T int64 | time.Duration](v []T) T {
