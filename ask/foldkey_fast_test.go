@@ -18,7 +18,7 @@ func TestFoldKeySimplePath(t *testing.T) {
 	}
 	simple := 0
 	for _, s := range inputs {
-		if isSimpleKey(s) {
+		if _, ok := simpleKey(s); ok {
 			simple++
 		}
 		if got, want := FoldKey(s), full(s); got != want {

@@ -81,26 +81,32 @@ func (q Question) Recommended() []int {
 // to a question or a label: display-safe, trimmed, case-folded, without a
 // "(Recommended)" suffix, inner runs of space collapsed.
 func FoldKey(s string) string {
-	if isSimpleKey(s) {
-		return strings.ToLower(s) // the common case, without the copies below
+	if k, ok := simpleKey(s); ok {
+		return strings.ToLower(k) // the common case, without the copies below
 	}
 	return strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
 }
 
-// isSimpleKey reports whether FoldKey(s) is just strings.ToLower(s): s is
-// printable ASCII with single spaces between words, none around them, and
-// no "(Recommended)" suffix.
-func isSimpleKey(s string) bool {
+// simpleKey returns s without its "(Recommended)" suffix, if any, and
+// reports whether FoldKey(s) is just strings.ToLower of that: s is
+// printable ASCII with single spaces between words and none around them.
+// A recommended label is the usual case, so its suffix is cut in place, as
+// BareLabel does, rather than sending it down the copying path.
+func simpleKey(s string) (bare string, ok bool) {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
+		return "", false
 	}
 	for i := 0; i < len(s); i++ {
 		// s[i+1] exists after a space: s does not end in one.
 		if c := s[i]; c < 0x20 || c >= 0x7f || (c == ' ' && s[i+1] == ' ') {
-			return false
+			return "", false
 		}
 	}
-	return s[len(s)-1] != ')' || !IsRecommended(s)
+	if s[len(s)-1] == ')' && IsRecommended(s) {
+		// Single spaces and none leading: at most one space precedes it.
+		s = strings.TrimSuffix(s[:len(s)-len(recommendedSuffix)], " ")
+	}
+	return s, s != ""
 }
 
 // sameKey reports whether FoldKey(a) == FoldKey(b). Matching compares a
@@ -109,8 +115,10 @@ func isSimpleKey(s string) bool {
 // folding copies; for ASCII, EqualFold is the same test as comparing
 // strings.ToLower of both.
 func sameKey(a, b string) bool {
-	if isSimpleKey(a) && isSimpleKey(b) {
-		return strings.EqualFold(a, b)
+	if x, ok := simpleKey(a); ok {
+		if y, ok := simpleKey(b); ok {
+			return strings.EqualFold(x, y)
+		}
 	}
 	return FoldKey(a) == FoldKey(b)
 }

@@ -107,10 +107,7 @@ func (s *Stdio) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) 
 	if req.ID == "" || len(req.Questions) == 0 {
 		return nil, errors.New("stdio frontend: a question set needs an id and at least one question")
 	}
-	qline, err := encodeLine(questionLine{Type: "question", ID: req.ID, Questions: req.Questions, SessionID: s.cfg.SessionID})
-	if err != nil {
-		return nil, fmt.Errorf("encode question set %s: %w", req.ID, err)
-	}
+	qline := questionLine{Type: "question", ID: req.ID, Questions: req.Questions, SessionID: s.cfg.SessionID}.line()
 	set := &openSet{req: req, done: make(chan setResult, 1)}
 	s.outMu.Lock()
 	errLines, err := s.open(set)

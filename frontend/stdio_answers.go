@@ -267,7 +267,4 @@ func questionName(qs []ask.Question, i int) (field, name string) {
 	return "header", qs[i].Header
 }
 
-func jsonString(s string) string {
-	b, _ := encodeLine(s)
-	return string(b[:len(b)-1])
-}
+func jsonString(s string) string { return string(appendJSONString(nil, s)) }
