@@ -93,9 +93,9 @@ func buildRelease(dir string) error {
 	return nil
 }
 
-// proc is one process to run: its stdin, environment and the output it
+// benchProc is one process to run: its stdin, environment and the output it
 // must print for the run to count.
-type proc struct {
+type benchProc struct {
 	path  string
 	args  []string
 	env   []string // added to the benchmark's environment
@@ -105,7 +105,7 @@ type proc struct {
 
 // run runs p once and returns its wall time. Output goes to a buffer only
 // when it is checked, else to /dev/null.
-func (p proc) run(b *testing.B) time.Duration {
+func (p benchProc) run(b *testing.B) time.Duration {
 	b.Helper()
 	start := time.Now()
 	p.exec(b, p.path, p.args)
@@ -113,7 +113,7 @@ func (p proc) run(b *testing.B) time.Duration {
 }
 
 // rss runs p once under scripts/maxrss and returns its peak RSS in KiB.
-func (p proc) rss(b *testing.B) (peak int64) {
+func (p benchProc) rss(b *testing.B) (peak int64) {
 	b.Helper()
 	report := filepath.Join(b.TempDir(), "maxrss")
 	p.exec(b, releaseBins(b).maxrss, append([]string{report, p.path}, p.args...))
@@ -128,7 +128,7 @@ func (p proc) rss(b *testing.B) (peak int64) {
 	return peak
 }
 
-func (p proc) exec(b *testing.B, path string, args []string) {
+func (p benchProc) exec(b *testing.B, path string, args []string) {
 	b.Helper()
 	cmd := exec.Command(path, args...)
 	cmd.Env = append(benchEnv(), p.env...)
@@ -174,8 +174,8 @@ const rssRuns = 5
 // benchProcess runs next() b.N times (timed) and hello-world as often
 // (untimed), then measures both processes' peak RSS, and reports. next
 // returns the process to run, after any untimed setup it needs.
-func benchProcess(b *testing.B, next func(b *testing.B) proc) {
-	hello := proc{path: releaseBins(b).hello, want: "hello, world"}
+func benchProcess(b *testing.B, next func(b *testing.B) benchProc) {
+	hello := benchProc{path: releaseBins(b).hello, want: "hello, world"}
 	var wall, helloWall []time.Duration
 	b.ResetTimer()
 	for range b.N {
@@ -201,27 +201,27 @@ func benchProcess(b *testing.B, next func(b *testing.B) proc) {
 
 // BenchmarkProcessHello is the baseline alone: hello-world against itself.
 func BenchmarkProcessHello(b *testing.B) {
-	hello := proc{path: releaseBins(b).hello, want: "hello, world"}
-	benchProcess(b, func(*testing.B) proc { return hello })
+	hello := benchProc{path: releaseBins(b).hello, want: "hello, world"}
+	benchProcess(b, func(*testing.B) benchProc { return hello })
 }
 
 // BenchmarkProcessInitOnly runs a binary that links all of askuser's
 // packages and exits at once: what loading the binary and initialising
 // the packages costs before askuser does anything.
 func BenchmarkProcessInitOnly(b *testing.B) {
-	p := proc{path: releaseBins(b).initonly}
-	benchProcess(b, func(*testing.B) proc { return p })
+	p := benchProc{path: releaseBins(b).initonly}
+	benchProcess(b, func(*testing.B) benchProc { return p })
 }
 
 // BenchmarkProcessAskFile answers testdata/questions/auth.json from
 // testdata/answers.yaml: the shortest complete askuser ask.
 func BenchmarkProcessAskFile(b *testing.B) {
-	p := proc{
+	p := benchProc{
 		path: releaseBins(b).askuser,
 		args: []string{"ask", "--frontend", "file", "--answers", "testdata/answers.yaml", "testdata/questions/auth.json"},
 		want: "Selected: JWT",
 	}
-	benchProcess(b, func(*testing.B) proc { return p })
+	benchProcess(b, func(*testing.B) benchProc { return p })
 }
 
 // BenchmarkProcessRunPrint runs a two-turn session headless against a
@@ -253,7 +253,7 @@ func BenchmarkProcessRunPrint(b *testing.B) {
 					srv.Close()
 				}
 			})
-			benchProcess(b, func(b *testing.B) proc {
+			benchProcess(b, func(b *testing.B) benchProc {
 				if srv != nil {
 					checkRunServed(b, srv)
 					srv.Close()
@@ -263,7 +263,7 @@ func BenchmarkProcessRunPrint(b *testing.B) {
 						{ID: "toolu_bench", Name: "AskUserQuestion", Input: json.RawMessage(input)}}},
 					fakeprovider.Turn{Text: "Done: OAuth 2.0 with Google."},
 				)
-				return proc{
+				return benchProc{
 					path: releaseBins(b).askuser,
 					args: []string{"run", "-p", "--provider", "anthropic", "--base-url", srv.URL, "--api-key", "bench",
 						"--frontend", "auto", "--state-dir", state, "Add authentication to my app"},
