@@ -9,17 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// syncData flushes a journal's data to disk (fdatasync: the size change is
-// flushed, the access times are not).
-func syncData(f *os.File) error {
-	for {
-		err := unix.Fdatasync(int(f.Fd()))
-		if err != unix.EINTR {
-			return err
-		}
-	}
-}
-
 // syncDir makes a new journal's directory entry durable; failure is not
 // fatal (the journal itself is synced).
 func syncDir(dir string) {
