@@ -160,7 +160,7 @@ func (l *Loop) askOne(ctx context.Context, st *State, j *askOutcome) {
 	l.mu.Unlock()
 	l.emit(Event{Type: EventQuestion, Request: &j.req, Late: late})
 
-	answers, err := l.askTimed(ctx, j.req)
+	answers, err := ask.AskWithin(ctx, l.Frontend, j.req, l.AskTimeout, l.OnTimeout, l.TimeoutFallback)
 	if err != nil {
 		j.err = err
 		if errors.Is(err, ask.ErrDeferred) || errors.Is(err, ask.ErrTimeout) {
@@ -180,29 +180,6 @@ func (l *Loop) askOne(ctx context.Context, st *State, j *askOutcome) {
 		return
 	}
 	l.emit(Event{Type: EventAnswers, Request: &j.req, Answers: answers})
-}
-
-// askTimed asks within AskTimeout and applies OnTimeout when it passes.
-func (l *Loop) askTimed(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
-	if l.AskTimeout <= 0 {
-		return l.Frontend.Ask(ctx, req)
-	}
-	tctx, cancel := context.WithTimeoutCause(ctx, l.AskTimeout, ask.ErrTimeout)
-	answers, err := l.Frontend.Ask(tctx, req)
-	cancel()
-	if err == nil || ctx.Err() != nil || !errors.Is(err, ask.ErrTimeout) {
-		return answers, err
-	}
-	why := fmt.Sprintf("no person answered within %s", l.AskTimeout)
-	switch l.OnTimeout {
-	case ask.PolicyAuto:
-		if l.TimeoutFallback != nil {
-			return l.TimeoutFallback.Ask(ctx, req)
-		}
-	case ask.PolicySuspend:
-		return nil, fmt.Errorf("%w: %s (--on-timeout suspend)", ask.ErrDeferred, why)
-	}
-	return nil, fmt.Errorf("%w: %s (--on-timeout error)", ask.ErrTimeout, why)
 }
 
 // answer records a tool result.

@@ -92,22 +92,13 @@ func runAsk(c *cli.Context, e *env) error {
 // askWithTimeout asks, bounding the wait by d (0: no bound). When the time
 // runs out, policy auto answers with the recommended options, marked as
 // answered by the policy because nobody answered; policy error returns an
-// error wrapping ask.ErrTimeout.
+// error wrapping ask.ErrTimeout, worded for the ask command's flags.
 func askWithTimeout(ctx context.Context, fe ask.Frontend, req ask.Request, d time.Duration, policy ask.Policy) ([]ask.Answer, error) {
-	actx := ctx
-	if d > 0 {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeoutCause(ctx, d, ask.ErrTimeout)
-		defer cancel()
+	answers, err := ask.AskWithin(ctx, fe, req, d, policy, frontend.Auto{Reason: ask.TimeoutReason(d)})
+	if err != nil && ctx.Err() == nil && errors.Is(err, ask.ErrTimeout) {
+		return nil, fmt.Errorf("nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options%w", d, errorMark{ask.ErrTimeout})
 	}
-	answers, err := fe.Ask(actx, req)
-	if err == nil || ctx.Err() != nil || !errors.Is(err, ask.ErrTimeout) {
-		return answers, err
-	}
-	if policy == ask.PolicyAuto {
-		return frontend.Auto{Reason: timeoutReason(d)}.Ask(ctx, req)
-	}
-	return nil, fmt.Errorf("nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options%w", d, errorMark{ask.ErrTimeout})
+	return answers, err
 }
 
 // readQuestions reads and validates the question set from path, or from

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -134,9 +133,4 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 		c.fe = frontend.Auto{}
 	}
 	return c, nil
-}
-
-// timeoutReason is the Reason a policy answer gives after a timeout.
-func timeoutReason(d time.Duration) string {
-	return fmt.Sprintf("no person answered within %s", d)
 }

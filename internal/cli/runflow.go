@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -144,7 +145,7 @@ func (r *runner) setup(stdinUsed bool) error {
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
 	r.loop = &agentloop.Loop{Provider: r.prov, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
-		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: timeoutReason(r.o.askTimeout)},
+		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}
 	cwd, _ := os.Getwd()
 	r.pr.init(cwd, r.prov.Name())
