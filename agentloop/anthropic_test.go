@@ -270,7 +270,7 @@ func TestAnthropicRequestMapping(t *testing.T) {
 			{Role: RoleAssistant, Content: []Block{{Type: BlockToolUse, ID: "t1", Name: "Bash", Input: json.RawMessage(`"not json"`)}}},
 			{Role: RoleUser, Content: []Block{{Type: BlockToolResult, ToolUseID: "t1"}}},
 		},
-		Tools: []Tool{{Name: "Bash"}},
+		Tools: []ToolSpec{{Name: "Bash"}},
 	}
 	p := newTestAnthropic(srv, ProviderConfig{Model: "claude-test"})
 	if p.Model() != "claude-test" || p.Name() != "anthropic" {

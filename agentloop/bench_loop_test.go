@@ -63,7 +63,7 @@ func BenchmarkProviderCompleteBaseline(b *testing.B) {
 	results := agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{
 		{Type: agentloop.BlockToolResult, ToolUseID: "toolu_auth", Content: ask.FormatResult(answers)}}}
 	prompt := *userPrompt("Add authentication to my app")
-	tools := agentloop.Tools()
+	tools := agentloop.DefaultTools().Specs()
 	onText := func(string) {}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -2,6 +2,7 @@ package agentloop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -15,15 +16,22 @@ import (
 const DefaultMaxTurns = 50
 
 // Journal records a run as it happens. The loop calls it before acting on
-// each step, so a journal that writes durably can always be replayed into
-// the State the loop had.
+// each step, so a journal that writes durably can always be replayed, with
+// State's methods of the same names, into the State the loop had.
 type Journal interface {
 	// Message records a message joining the conversation.
 	Message(m Message) error
-	// Asked records a question set starting to wait for an answer.
-	Asked(req ask.Request, at time.Time) error
+	// Asked records a question set, asked by the tool call toolUseID,
+	// starting to wait for an answer.
+	Asked(req ask.Request, toolUseID string, at time.Time) error
+	// Replied records the answers to a question set, before the tool that
+	// asked acts on them.
+	Replied(requestID string, answers []ask.Answer) error
+	// Step records a step of the tool call toolUseID under key ("" for a
+	// value that outlives the call: see Call.SetSessionValue).
+	Step(toolUseID, key string, value json.RawMessage) error
 	// Answered records a tool result becoming ready, with the answers it
-	// was made from (nil for errors and other tools).
+	// was made from (nil when nobody was asked).
 	Answered(toolUseID string, result Block, answers []ask.Answer) error
 }
 
@@ -66,6 +74,8 @@ var ErrPendingQuestions = errors.New("the session is waiting for answers to its 
 // Loop runs a conversation with a provider, answering its tool calls.
 type Loop struct {
 	Provider Provider
+	// Tools are the tools offered to the model (nil: DefaultTools).
+	Tools    *Registry
 	Frontend ask.Frontend
 	System   string
 	// MaxTokens bounds each model reply (0: the provider's default).
@@ -88,8 +98,10 @@ type Loop struct {
 	// Now is the clock (time.Now if nil).
 	Now func() time.Time
 
-	mu     sync.Mutex // guards State and Journal while question sets run concurrently
-	emitMu sync.Mutex // serialises calls to Observe
+	mu        sync.Mutex // guards State, Journal and askedHere while calls run concurrently
+	emitMu    sync.Mutex // serialises calls to Observe
+	askMu     sync.Mutex // one question set at a time at a frontend that is not Concurrent
+	askedHere map[string]bool
 }
 
 // Run continues the conversation in st: it adds prompt (if any), answers
@@ -102,7 +114,7 @@ func (l *Loop) Run(ctx context.Context, st *State, prompt *Message) Outcome {
 		out.Result = st.FinalText()
 	}
 	if out.Status != StatusSuccess {
-		out.Pending = st.PendingQuestions()
+		out.Pending = l.pendingQuestions(st)
 	}
 	return out
 }
@@ -152,6 +164,7 @@ func (l *Loop) run(ctx context.Context, st *State, prompt *Message) (out Outcome
 			}
 			return fail(StatusError, err)
 		}
+		uniqueToolUseIDs(&resp.Message)
 		if len(resp.Message.Content) == 0 {
 			// Nothing to keep: an empty assistant message cannot be sent back.
 			out.Status = StatusSuccess
@@ -166,7 +179,7 @@ func (l *Loop) run(ctx context.Context, st *State, prompt *Message) (out Outcome
 
 // call makes one model call, streaming text to the observer.
 func (l *Loop) call(ctx context.Context, st *State, out *Outcome) (Response, error) {
-	req := Request{System: l.System, Messages: st.Messages, Tools: Tools(), MaxTokens: l.MaxTokens}
+	req := Request{System: l.System, Messages: st.Messages, Tools: l.tools().Specs(), MaxTokens: l.MaxTokens}
 	began := l.now()
 	resp, err := l.Provider.Complete(ctx, req, func(s string) { l.emit(Event{Type: EventText, Text: s}) })
 	out.APIDuration += l.now().Sub(began)
@@ -199,6 +212,34 @@ func (l *Loop) emit(e Event) {
 		l.Observe(e)
 	}
 }
+
+// pendingQuestions lists what st waits on: the question sets asked and not
+// answered, then those that pending calls not yet run would ask.
+func (l *Loop) pendingQuestions(st *State) []ask.Request {
+	out := st.PendingQuestions()
+	for _, use := range st.Pending() {
+		if _, asked := st.AskedAt[use.ID]; asked {
+			continue
+		}
+		if t, ok := l.tools().Lookup(use.Name); ok {
+			if p, ok := t.(Previewer); ok {
+				if req, ok := p.Preview(use); ok {
+					out = append(out, req)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (l *Loop) tools() *Registry {
+	if l.Tools == nil {
+		return defaultTools
+	}
+	return l.Tools
+}
+
+var defaultTools = DefaultTools()
 
 func (l *Loop) now() time.Time {
 	if l.Now != nil {

@@ -79,11 +79,24 @@ func (j *logJournal) Message(m agentloop.Message) error {
 	return nil
 }
 
-func (j *logJournal) Asked(req ask.Request, at time.Time) error {
+func (j *logJournal) Asked(req ask.Request, toolUseID string, at time.Time) error {
 	if j.failOn == "asked" {
 		return errJournalFull
 	}
 	j.log.add("journal:asked %s", req.ID)
+	return nil
+}
+
+func (j *logJournal) Replied(id string, answers []ask.Answer) error {
+	if j.failOn == "replied" {
+		return errJournalFull
+	}
+	j.log.add("journal:replied %s", id)
+	return nil
+}
+
+func (j *logJournal) Step(toolUseID, key string, value json.RawMessage) error {
+	j.log.add("journal:step %s %s", toolUseID, key)
 	return nil
 }
 
@@ -139,8 +152,9 @@ func TestJournalBeforeAction(t *testing.T) {
 		"journal:asked toolu_auth",
 		"event:question toolu_auth late=false",
 		"frontend:ask toolu_auth",
-		"journal:answered toolu_auth",
+		"journal:replied toolu_auth",
 		"event:answers toolu_auth",
+		"journal:answered toolu_auth",
 		"journal:message user",
 		"event:user",
 		"provider:call 3",
@@ -248,8 +262,9 @@ func TestResumeOverTheSameState(t *testing.T) {
 	// The question was not asked anew: no asked record, a late question event.
 	want := []string{
 		"event:question toolu_auth late=true",
-		"journal:answered toolu_auth",
+		"journal:replied toolu_auth",
 		"event:answers toolu_auth",
+		"journal:answered toolu_auth",
 		"journal:message user",
 		"event:user",
 		"journal:message assistant",

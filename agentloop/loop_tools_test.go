@@ -108,7 +108,7 @@ func TestInvalidInputForeverStopsAtMaxTurns(t *testing.T) {
 }
 
 func TestUnknownTool(t *testing.T) {
-	want := `Unknown tool "Bash": the only tool available here is AskUserQuestion. Ask the user with AskUserQuestion, or answer without tools.`
+	want := `Unknown tool "Bash": the only tool available here is AskUserQuestion. Call AskUserQuestion, or answer without tools.`
 	for _, w := range wires {
 		t.Run(w.name, func(t *testing.T) {
 			t.Parallel()
@@ -158,7 +158,7 @@ func TestUnknownToolAndQuestionSetInOneMessage(t *testing.T) {
 	}
 	wantResults(t, srv,
 		fakeprovider.ToolResultSeen{Request: 1, ToolUseID: "toolu_bash", IsError: true,
-			Content: `Unknown tool "Bash": the only tool available here is AskUserQuestion. Ask the user with AskUserQuestion, or answer without tools.`},
+			Content: `Unknown tool "Bash": the only tool available here is AskUserQuestion. Call AskUserQuestion, or answer without tools.`},
 		fakeprovider.ToolResultSeen{Request: 1, ToolUseID: "toolu_db", Content: dbPersonResult},
 		fakeprovider.ToolResultSeen{Request: 1, ToolUseID: "toolu_bad", Content: badInputResult, IsError: true},
 	)

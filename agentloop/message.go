@@ -66,13 +66,6 @@ func (m Message) ToolUses() []Block {
 	return out
 }
 
-// Tool is a tool offered to the model.
-type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-}
-
 // Usage counts tokens, in Claude Code's result shape.
 type Usage struct {
 	InputTokens              int64 `json:"input_tokens"`
@@ -93,7 +86,7 @@ func (u *Usage) Add(u2 Usage) {
 type Request struct {
 	System    string
 	Messages  []Message
-	Tools     []Tool
+	Tools     []ToolSpec
 	MaxTokens int64
 }
 

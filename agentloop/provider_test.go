@@ -78,7 +78,7 @@ func decodeRaw[T any](t *testing.T, raw json.RawMessage) T {
 var (
 	askSchema = json.RawMessage(`{"type":"object","properties":{"questions":{"type":"array","items":{"type":"object"}}},"required":["questions"]}`)
 	askInput  = json.RawMessage(`{"questions":[{"question":"Which database?","header":"DB","options":[{"label":"Postgres","description":"relational"},{"label":"SQLite","description":"embedded"}],"multiSelect":false}]}`)
-	testTools = []Tool{
+	testTools = []ToolSpec{
 		{Name: "AskUserQuestion", Description: "Ask the user a question.", InputSchema: askSchema},
 		{Name: "Bash", Description: "Run a command.", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`)},
 	}

@@ -1,32 +1,62 @@
 package agentloop
 
 import (
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 )
 
-// State is a conversation as far as it has gone: its messages, the tool
-// results already given for the last assistant message, and when its
-// pending question sets were first asked. A run, a resumed run and a
-// journal replay all build the same State.
+// State is a conversation as far as it has gone: its messages, and what the
+// tool calls of the last assistant message have done so far (results
+// ready, question sets asked and answered, steps recorded). A run, a
+// resumed run and a journal replay all build the same State, through the
+// methods named after the Journal's.
+//
+// Everything about the calls of one assistant message is dropped when the
+// user message carrying their results is appended, so a State holds the
+// conversation plus the work of one message, however long the session.
 type State struct {
 	Messages []Message
 	// Results holds tool results ready for the tool uses of the last
 	// assistant message, by tool_use id, until all are ready and become
 	// the next user message.
 	Results map[string]Block
-	// AskedAt records when each question set (by tool_use id) was first
-	// put to a frontend.
+	// AskedAt records when each open question set (by request id) was
+	// first put to a frontend.
 	AskedAt map[string]time.Time
 	// Questions records the question sets of AskedAt, for listing what a
 	// waiting session waits on.
 	Questions map[string]ask.Request
+	// AskedBy records which tool call (tool_use id) asked each set.
+	AskedBy map[string]string
+	// Replies holds the answers given to question sets, by request id.
+	Replies map[string][]ask.Answer
+	// Steps holds what each call recorded (Call.Record), by tool_use id
+	// and key.
+	Steps map[string]map[string]json.RawMessage
+	// Session holds values that outlive their call (Call.SetSessionValue).
+	Session map[string]json.RawMessage
+	// order lists the question sets of AskedAt in the order they were asked.
+	order []string
 }
 
 // NewState returns an empty conversation.
 func NewState() *State {
-	return &State{Results: map[string]Block{}, AskedAt: map[string]time.Time{}, Questions: map[string]ask.Request{}}
+	s := &State{Session: map[string]json.RawMessage{}}
+	s.resetCalls()
+	return s
+}
+
+func (s *State) resetCalls() {
+	s.Results = map[string]Block{}
+	s.AskedAt = map[string]time.Time{}
+	s.Questions = map[string]ask.Request{}
+	s.AskedBy = map[string]string{}
+	s.Replies = map[string][]ask.Answer{}
+	s.Steps = map[string]map[string]json.RawMessage{}
+	s.order = nil
 }
 
 // last returns the last message, or nil.
@@ -53,28 +83,82 @@ func (s *State) Pending() []Block {
 	return out
 }
 
-// PendingQuestions returns the question sets a waiting session waits on.
+// PendingQuestions returns the question sets a waiting session waits on:
+// those asked by a call still pending and not yet answered, in the order
+// they were asked.
 func (s *State) PendingQuestions() []ask.Request {
-	var out []ask.Request
+	pending := map[string]bool{}
 	for _, b := range s.Pending() {
-		if req, ok := s.Questions[b.ID]; ok {
-			out = append(out, req)
-		} else if b.Name == ask.ToolName {
-			if in, err := ask.Parse(b.Input); err == nil {
-				out = append(out, ask.Request{ID: b.ID, Questions: in.Questions})
-			}
+		pending[b.ID] = true
+	}
+	var out []ask.Request
+	for _, id := range s.order {
+		if _, answered := s.Replies[id]; !answered && pending[s.AskedBy[id]] {
+			out = append(out, s.Questions[id])
 		}
 	}
 	return out
 }
 
+// Unfinished reports whether the conversation stopped before the model had
+// its turn, so that resuming it continues a run: calls are pending; or
+// their results are all recorded but were never sent; or the last message
+// is the user's and the model never replied (a run killed, cancelled or
+// failed during a model call).
+func (s *State) Unfinished() bool {
+	if len(s.Pending()) > 0 || s.UnsentResults() {
+		return true
+	}
+	m := s.last()
+	return m != nil && m.Role == RoleUser
+}
+
+// UnsentResults reports whether every tool call of the last assistant
+// message has its result recorded, but the results were never sent to the
+// model. A new prompt must not follow such a message: the calls would be
+// left without results.
+func (s *State) UnsentResults() bool {
+	m := s.last()
+	return m != nil && m.Role == RoleAssistant && len(m.ToolUses()) > 0 && len(s.Pending()) == 0
+}
+
 // Append adds a message. A user message following an assistant message
-// settles that message's tool results.
+// settles that message's calls: what they did is dropped.
 func (s *State) Append(m Message) {
 	if m.Role == RoleUser {
-		s.Results = map[string]Block{}
+		s.resetCalls()
 	}
 	s.Messages = append(s.Messages, m)
+}
+
+// NoteAsked records a question set asked by call toolUseID at the time.
+func (s *State) NoteAsked(req ask.Request, toolUseID string, at time.Time) {
+	if toolUseID == "" {
+		toolUseID = req.ID // journals before tool calls named their asker
+	}
+	if _, again := s.AskedAt[req.ID]; !again {
+		s.order = append(s.order, req.ID)
+	}
+	s.AskedAt[req.ID] = at
+	s.Questions[req.ID] = req
+	s.AskedBy[req.ID] = toolUseID
+}
+
+// NoteReplied records the answers to a question set.
+func (s *State) NoteReplied(requestID string, answers []ask.Answer) {
+	s.Replies[requestID] = answers
+}
+
+// SetStep records a call's step; toolUseID "" is a session value.
+func (s *State) SetStep(toolUseID, key string, value json.RawMessage) {
+	if toolUseID == "" {
+		s.Session[key] = value
+		return
+	}
+	if s.Steps[toolUseID] == nil {
+		s.Steps[toolUseID] = map[string]json.RawMessage{}
+	}
+	s.Steps[toolUseID][key] = value
 }
 
 // resultsMessage returns the user message carrying the results for every
@@ -108,4 +192,29 @@ func (s *State) FinalText() string {
 		}
 	}
 	return ""
+}
+
+// uniqueToolUseIDs gives every tool use of an assistant message its own
+// id. A model (or a server) that repeats an id within one message, or
+// leaves it empty, would otherwise have one call's question, approval or
+// result taken for another's; the renamed ids are what is journaled and
+// sent back, so the conversation stays consistent.
+func uniqueToolUseIDs(m *Message) {
+	seen := map[string]bool{}
+	for i := range m.Content {
+		b := &m.Content[i]
+		if b.Type != BlockToolUse {
+			continue
+		}
+		base := b.ID
+		if base == "" {
+			base = "toolu_askuser"
+		}
+		id := base
+		for n := 2; seen[id] || id == ""; n++ {
+			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		b.ID = id
+		seen[id] = true
+	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -48,7 +47,7 @@ func runResume(c *cli.Context, e *env) error {
 	if sess.Recovered != "" {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
 	}
-	if !unfinished(sess.State) {
+	if !sess.State.Unfinished() {
 		return usageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
 			sess.Meta.ID, sess.Summary().Status, sess.Meta.ID)
 	}
@@ -64,29 +63,6 @@ func runResume(c *cli.Context, e *env) error {
 	}
 	r := &runner{e: e, o: o, sess: sess, prov: prov}
 	return r.once(c.Context, nil, false)
-}
-
-// unfinished reports whether a conversation stopped before the model had
-// its turn: questions are pending; or they were answered but the run was
-// killed before the answers were sent; or the last message is the user's
-// and the model never replied (a run killed, cancelled or failed during a
-// model call). Resume continues such a session from where it stopped.
-func unfinished(st *agentloop.State) bool {
-	if len(st.Pending()) > 0 || unsentResults(st) {
-		return true
-	}
-	n := len(st.Messages)
-	return n > 0 && st.Messages[n-1].Role == agentloop.RoleUser
-}
-
-// unsentResults reports whether every tool call of the last assistant
-// message has its result recorded, but the results were never sent to the
-// model. A new prompt must not follow such a message: the tool calls would
-// be left without results.
-func unsentResults(st *agentloop.State) bool {
-	n := len(st.Messages)
-	return n > 0 && st.Messages[n-1].Role == agentloop.RoleAssistant &&
-		len(st.Messages[n-1].ToolUses()) > 0 && len(st.Pending()) == 0
 }
 
 func sessionsCommand(e *env) *cli.Command {

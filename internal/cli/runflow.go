@@ -41,7 +41,7 @@ func runRun(c *cli.Context, e *env) error {
 		if len(sess.State.Pending()) > 0 {
 			return usageErrorf("session %s is waiting on a question; answer it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
 		}
-		if unsentResults(sess.State) {
+		if sess.State.UnsentResults() {
 			return usageErrorf("session %s stopped before the answers to its questions reached the model; continue it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
 		}
 		if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {

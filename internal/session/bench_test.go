@@ -68,7 +68,7 @@ func writeLongJournal(st *Store) ([]byte, error) {
 			{Type: agentloop.BlockToolUse, ID: id, Name: ask.ToolName, Input: json.RawMessage(benchInput)},
 		}})
 		if err == nil {
-			err = s.Asked(req, time.Now())
+			err = s.Asked(req, id, time.Now())
 		}
 		if i == benchTurns || err != nil {
 			break // the last question stays pending

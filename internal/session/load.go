@@ -166,8 +166,17 @@ func (s *Session) apply(r record, line int) error {
 		if r.Request == nil {
 			return fmt.Errorf("asked record without a question set")
 		}
-		s.State.AskedAt[r.Request.ID] = r.At
-		s.State.Questions[r.Request.ID] = *r.Request
+		s.State.NoteAsked(*r.Request, r.ToolUseID, r.At)
+	case recReplied:
+		if r.RequestID == "" {
+			return fmt.Errorf("replied record without a request id")
+		}
+		s.State.NoteReplied(r.RequestID, r.Answers)
+	case recStep:
+		if r.Key == "" || r.Value == nil {
+			return fmt.Errorf("step record without a key or a value")
+		}
+		s.State.SetStep(r.ToolUseID, r.Key, r.Value)
 	case recAnswered:
 		if r.Result == nil {
 			return fmt.Errorf("answered record without a result")

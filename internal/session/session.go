@@ -24,7 +24,7 @@ import (
 )
 
 // FormatVersion is the journal format version.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
@@ -48,7 +48,10 @@ type record struct {
 
 	Message   *agentloop.Message `json:"message,omitempty"`
 	Request   *ask.Request       `json:"request,omitempty"`
+	RequestID string             `json:"request_id,omitempty"`
 	ToolUseID string             `json:"tool_use_id,omitempty"`
+	Key       string             `json:"key,omitempty"`
+	Value     json.RawMessage    `json:"value,omitempty"`
 	Result    *agentloop.Block   `json:"result,omitempty"`
 	Answers   []ask.Answer       `json:"answers,omitempty"`
 
@@ -63,6 +66,8 @@ const (
 	recSession  = "session"
 	recMessage  = "message"
 	recAsked    = "asked"
+	recReplied  = "replied"
+	recStep     = "step"
 	recAnswered = "answered"
 	recStatus   = "status"
 )
@@ -94,8 +99,18 @@ func (s *Session) Message(m agentloop.Message) error {
 }
 
 // Asked records a question set starting to wait (agentloop.Journal).
-func (s *Session) Asked(req ask.Request, at time.Time) error {
-	return s.append(record{Type: recAsked, At: at, Request: &req})
+func (s *Session) Asked(req ask.Request, toolUseID string, at time.Time) error {
+	return s.append(record{Type: recAsked, At: at, Request: &req, ToolUseID: toolUseID})
+}
+
+// Replied records the answers to a question set (agentloop.Journal).
+func (s *Session) Replied(requestID string, answers []ask.Answer) error {
+	return s.append(record{Type: recReplied, RequestID: requestID, Answers: answers})
+}
+
+// Step records a step of a tool call (agentloop.Journal).
+func (s *Session) Step(toolUseID, key string, value json.RawMessage) error {
+	return s.append(record{Type: recStep, ToolUseID: toolUseID, Key: key, Value: value})
 }
 
 // Answered records a tool result (agentloop.Journal).
