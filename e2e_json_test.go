@@ -19,6 +19,7 @@ func jsonCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"jsonlines": cmdJSONLines,
 		"jsonvar":   cmdJSONVar,
 		"jsoncanon": cmdJSONCanon,
+		"jsonkeys":  cmdJSONKeys,
 		"corrupt":   cmdCorrupt,
 		"backdate":  cmdBackdate,
 	}
@@ -231,6 +232,34 @@ func cmdJSONCanon(ts *testscript.TestScript, neg bool, args []string) {
 			continue
 		}
 		ts.Check(enc.Encode(v))
+	}
+}
+
+// cmdJSONKeys prints the top-level keys, in the order written, of every
+// JSON line of FILE (or stdout) whose "type" is TYPE, one line of
+// comma-separated keys per JSON line, as the new stdout.
+//
+//	jsonkeys FILE TYPE
+func cmdJSONKeys(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: jsonkeys FILE TYPE")
+	}
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		var typed struct{ Type string }
+		if json.Unmarshal([]byte(line), &typed) != nil || typed.Type != args[1] {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.Token() // {
+		var keys []string
+		for dec.More() {
+			k, err := dec.Token()
+			ts.Check(err)
+			keys = append(keys, k.(string))
+			var skip json.RawMessage
+			ts.Check(dec.Decode(&skip))
+		}
+		fmt.Fprintln(ts.Stdout(), strings.Join(keys, ","))
 	}
 }
 

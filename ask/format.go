@@ -139,25 +139,6 @@ func HumanDuration(d time.Duration) string {
 	return fmt.Sprintf("%dd%dh", days, int(d.Hours())-24*days)
 }
 
-// ResultJSON is the JSON form of a question set's answers (--json).
-type ResultJSON struct {
-	Type    string   `json:"type"`
-	ID      string   `json:"id,omitempty"`
-	Answers []Answer `json:"answers"`
-	// Result is the same answers as the tool-result text.
-	Result string `json:"result"`
-}
-
-// FormatJSON renders answers as one JSON line with the text result
-// alongside, so a script can read either.
-func FormatJSON(id string, answers []Answer) []byte {
-	if answers == nil {
-		answers = []Answer{} // "answers": [], never null
-	}
-	out, _ := json.Marshal(ResultJSON{Type: "answers", ID: id, Answers: answers, Result: FormatResult(answers)})
-	return out
-}
-
 // MarshalJSON writes "selectedOptions" as [] when nothing was selected, so
 // a reader can always treat it as a list: an Answer built without
 // Selection has a nil Selected, which encoding/json would write as null.

@@ -41,11 +41,26 @@ type Option struct {
 	Description string `json:"description"`
 }
 
+// Kinds of question set (Request.Kind), for the sets that are not a
+// model's AskUserQuestion.
+const (
+	// KindApproval asks whether a tool call may run.
+	KindApproval = "approval"
+	// KindElicitation is a form a tool's server asked to have filled in.
+	KindElicitation = "elicitation"
+)
+
 // Request is one question set to put to a person, with an ID that is stable
 // for its lifetime: the tool_use id in a run, a generated one for askuser ask.
 type Request struct {
 	ID        string     `json:"id"`
 	Questions []Question `json:"questions"`
+	// Kind says what the set is for when it is not a model's
+	// AskUserQuestion ("approval", "elicitation"; see package wire), so a
+	// frontend can say so.
+	Kind string `json:"kind,omitempty"`
+	// Agent names the sub-agent that asks; "" is the main agent.
+	Agent string `json:"agent,omitempty"`
 }
 
 // IsRecommended reports whether the label ends with "(Recommended)",

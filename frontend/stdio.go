@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 )
 
 // DefaultMaxLineBytes is the longest input line a Stdio accepts when
@@ -107,7 +108,7 @@ func (s *Stdio) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) 
 	if req.ID == "" || len(req.Questions) == 0 {
 		return nil, errors.New("stdio frontend: a question set needs an id and at least one question")
 	}
-	qline := questionLine{Type: "question", ID: req.ID, Questions: req.Questions, SessionID: s.cfg.SessionID}.line()
+	qline := wire.Encode(wire.NewQuestion(req, s.cfg.SessionID))
 	set := &openSet{req: req, done: make(chan setResult, 1)}
 	s.outMu.Lock()
 	errLines, err := s.open(set)

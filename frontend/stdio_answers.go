@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 )
 
 // Matching an answer line to an open question set and turning it into
@@ -267,4 +268,7 @@ func questionName(qs []ask.Question, i int) (field, name string) {
 	return "header", qs[i].Header
 }
 
-func jsonString(s string) string { return string(appendJSONString(nil, s)) }
+// jsonString is s as a JSON string, for an example line in a message.
+func jsonString(s string) string {
+	return strings.TrimSuffix(string(wire.Encode(s)), "\n")
+}

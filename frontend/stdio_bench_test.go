@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 )
 
 // The round-trip benchmarks put a question set to a program and read its
@@ -110,7 +111,7 @@ func BenchmarkPipeEchoBaseline(b *testing.B) {
 		for _, c := range benchCases {
 			b.Run(p.name+"/"+c.name, func(b *testing.B) {
 				in, out := withProgram(b, p.open, c)
-				question, err := encodeLine(questionLine{Type: "question", ID: c.req.ID, Questions: c.req.Questions})
+				question, err := wire.Encode(wire.NewQuestion(c.req, "")), error(nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,26 +9,12 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 )
 
 // The shapes of the lines of the JSON-lines protocol (docs/protocol.md):
 // this file checks an input line's shape without looking at the open
 // question sets; stdio_answers.go matches it to one.
-
-// questionLine is written to Out when a question set opens.
-type questionLine struct {
-	Type      string         `json:"type"`
-	ID        string         `json:"id"`
-	Questions []ask.Question `json:"questions"`
-	SessionID string         `json:"session_id,omitempty"`
-}
-
-// errorLine is written to Out for an input line that was discarded.
-type errorLine struct {
-	Type  string `json:"type"`
-	ID    string `json:"id,omitempty"`
-	Error string `json:"error"`
-}
 
 // lineErr is what was wrong with one input line.
 type lineErr struct {
@@ -38,23 +23,7 @@ type lineErr struct {
 	example bool // the message ends with an example of a good line
 }
 
-func (e *lineErr) line() []byte {
-	b, _ := encodeLine(errorLine{Type: "error", ID: e.id, Error: e.msg}) // only strings: cannot fail
-	return b
-}
-
-// encodeLine marshals v as one line ending in "\n". <, > and & are left
-// as they are so a line reads as written; control characters and line
-// breaks inside strings are escaped, so the line stays one line.
-func encodeLine(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func (e *lineErr) line() []byte { return wire.Encode(wire.NewError(e.id, e.msg)) }
 
 type lineKind int
 

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
 )
 
@@ -82,7 +83,7 @@ func runAsk(c *cli.Context, e *env) error {
 		return err
 	}
 	if c.Bool("json") {
-		_, err = fmt.Fprintf(e.ios.Out, "%s\n", ask.FormatJSON(id, answers))
+		_, err = e.ios.Out.Write(wire.Encode(wire.NewAnswers(req, "", answers)))
 	} else {
 		_, err = fmt.Fprintln(e.ios.Out, ask.FormatResult(answers))
 	}

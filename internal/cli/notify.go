@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 )
 
 // notifyTimeout bounds one --notify-cmd run.
@@ -28,30 +28,26 @@ type notifier struct {
 	wg        sync.WaitGroup
 }
 
-// notification is the JSON a --notify-cmd receives on stdin.
-type notification struct {
-	Type          string         `json:"type"`
-	SessionID     string         `json:"session_id"`
-	ID            string         `json:"id"`
-	Questions     []ask.Question `json:"questions"`
-	Waiting       string         `json:"waiting"`
-	ResumeCommand string         `json:"resume_command"`
-}
-
+// notify runs the command with the question line (package wire) on stdin,
+// the same line a JSON-lines reader gets, its text made safe to show: a
+// notification is read by a person. What is not part of the question line
+// is in the environment: ASKUSER_SESSION_ID, ASKUSER_QUESTION_ID,
+// ASKUSER_WAITING (why it waits) and ASKUSER_RESUME_COMMAND.
 func (n *notifier) notify(req ask.Request, waiting string) {
 	if n == nil || n.cmd == "" {
 		return
 	}
-	payload, _ := json.Marshal(notification{Type: "question", SessionID: n.sessionID, ID: req.ID, Questions: req.Questions,
-		Waiting: waiting, ResumeCommand: "askuser resume " + n.sessionID})
+	payload := wire.Encode(wire.NewQuestion(displayRequest(req), n.sessionID))
+	resume := "askuser resume " + n.sessionID
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", n.cmd)
-		cmd.Stdin = bytes.NewReader(append(payload, '\n'))
-		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID)
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID,
+			"ASKUSER_WAITING="+waiting, "ASKUSER_RESUME_COMMAND="+resume)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
@@ -68,6 +64,23 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 			fmt.Fprintf(n.errOut, "askuser: --notify-cmd failed (%v)%s; the question still waits\n", err, detail)
 		}
 	}()
+}
+
+// displayRequest is req with its model-written text made safe to show.
+func displayRequest(req ask.Request) ask.Request {
+	out := req
+	out.Questions = make([]ask.Question, len(req.Questions))
+	for i, q := range req.Questions {
+		q.Question, q.Header = ask.DisplayBlock(q.Question), ask.Display(q.Header)
+		opts := make([]ask.Option, len(q.Options))
+		for j, o := range q.Options {
+			opts[j] = ask.Option{Label: ask.Display(o.Label), Description: ask.Display(o.Description)}
+		}
+		q.Options = opts
+		out.Questions[i] = q
+	}
+	out.Agent = ask.Display(req.Agent)
+	return out
 }
 
 // wait gives running notifications up to grace to finish, so a run that
@@ -131,12 +144,4 @@ func (w *watched) ring() {
 	if worked >= w.bellAfter {
 		w.bell.Write([]byte("\a"))
 	}
-}
-
-// deferred is the frontend of a run that has no way to ask: every question
-// is kept for askuser resume.
-type deferred struct{ reason string }
-
-func (d deferred) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
-	return nil, fmt.Errorf("%w: %s", ask.ErrDeferred, d.reason)
 }

@@ -1,15 +1,16 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
 )
 
@@ -82,32 +83,10 @@ type (
 		StopSequence *string           `json:"stop_sequence"`
 		Usage        agentloop.Usage   `json:"usage"`
 	}
-	questionLine struct {
-		Type      string         `json:"type"`
-		ID        string         `json:"id"`
-		SessionID string         `json:"session_id"`
-		Questions []ask.Question `json:"questions"`
-	}
-	answersLine struct {
-		Type      string       `json:"type"`
-		ID        string       `json:"id"`
-		SessionID string       `json:"session_id"`
-		Answers   []ask.Answer `json:"answers"`
-	}
 )
 
-// subtypes of the result, by status.
-var resultSubtypes = map[agentloop.Status]string{
-	agentloop.StatusSuccess:   "success",
-	agentloop.StatusWaiting:   "waiting_on_question",
-	agentloop.StatusMaxTurns:  "error_max_turns",
-	agentloop.StatusTimeout:   "error_ask_timeout",
-	agentloop.StatusCancelled: "error_cancelled",
-	agentloop.StatusError:     "error_during_execution",
-}
-
 func newRunResult(sessionID string, out agentloop.Outcome, elapsed time.Duration) runResult {
-	r := runResult{Type: "result", Subtype: resultSubtypes[out.Status], IsError: out.Status != agentloop.StatusSuccess && out.Status != agentloop.StatusWaiting,
+	r := runResult{Type: "result", Subtype: runEnds[out.Status].subtype, IsError: out.Status != agentloop.StatusSuccess && out.Status != agentloop.StatusWaiting,
 		DurationMS: elapsed.Milliseconds(), DurationAPIMS: out.APIDuration.Milliseconds(), NumTurns: out.Turns,
 		Result: out.Result, SessionID: sessionID, Usage: out.Usage, Reason: out.Reason, PendingQuestions: out.Pending}
 	if out.Err != nil {
@@ -126,6 +105,8 @@ type printer struct {
 	errOut    io.Writer // for people
 	sessionID string
 	model     string
+	// tools are the tools offered to the model, by name.
+	tools []string
 	// stream says whether assistant text is streamed as it arrives
 	// (interactive text mode).
 	stream bool
@@ -163,7 +144,7 @@ func (p *printer) init(cwd, providerName string) {
 	if p.format != outStreamJSON {
 		return
 	}
-	p.line(initLine{Type: "system", Subtype: "init", SessionID: p.sessionID, Model: p.model, Tools: []string{ask.ToolName},
+	p.line(initLine{Type: "system", Subtype: "init", SessionID: p.sessionID, Model: p.model, Tools: p.tools,
 		Cwd: cwd, Provider: providerName, MCPServers: []string{}, PermissionMode: "default", Version: Version})
 }
 
@@ -186,10 +167,10 @@ func (p *printer) streamEvent(e agentloop.Event) {
 		p.line(messageLine{Type: "user", Message: e.Message, SessionID: p.sessionID})
 	case agentloop.EventQuestion:
 		if !p.stdioQuestions {
-			p.line(questionLine{Type: "question", ID: e.Request.ID, SessionID: p.sessionID, Questions: e.Request.Questions})
+			p.line(wire.NewQuestion(*e.Request, p.sessionID))
 		}
 	case agentloop.EventAnswers:
-		p.line(answersLine{Type: "answers", ID: e.Request.ID, SessionID: p.sessionID, Answers: e.Answers})
+		p.line(wire.NewAnswers(*e.Request, p.sessionID, e.Answers))
 	}
 }
 
@@ -213,8 +194,8 @@ func (p *printer) textEvent(e agentloop.Event) {
 	case agentloop.EventAssistant:
 		p.endLine()
 		for _, b := range e.Message.ToolUses() {
-			if b.Name != ask.ToolName {
-				fmt.Fprintf(p.errOut, "askuser: the model called an unknown tool %q; it was told only %s exists\n", b.Name, ask.ToolName)
+			if !slices.Contains(p.tools, b.Name) {
+				fmt.Fprintf(p.errOut, "askuser: the model called an unknown tool %q; it was told the tools are %s\n", b.Name, strings.Join(p.tools, ", "))
 			}
 		}
 	}
@@ -231,8 +212,7 @@ func (p *printer) endLine() {
 func (p *printer) result(r runResult) {
 	switch p.format {
 	case outJSON:
-		b, _ := json.Marshal(r)
-		fmt.Fprintf(p.out, "%s\n", b)
+		p.line(r)
 	case outStreamJSON:
 		p.line(r)
 	default:
@@ -254,11 +234,7 @@ func (p *printer) result(r runResult) {
 }
 
 func (p *printer) line(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(map[string]string{"type": "error", "error": err.Error()})
-	}
-	p.out.Write(append(b, '\n'))
+	p.out.Write(wire.Encode(v))
 }
 
 // describePending tells a person what the session waits on and the exact

@@ -1,0 +1,126 @@
+// Package wire holds every JSON line askuser writes about a question set:
+// the question line that opens it, the answers line that closes it, the
+// error line about an input line it could not use, and the notice line
+// about a set withdrawn or given up. The JSON-lines frontend, the
+// stream-json output of askuser run, --notify-cmd payloads, askuser ask
+// --json, and the bridges and the web inbox all write these types, so one
+// question set has one shape, with the same keys, wherever it is seen.
+//
+// Invariants:
+//   - Plain encoding/json, one object per line, "type" first. The keys of
+//     a line type are fixed: a field that can be empty is written empty,
+//     not left out, except the fields marked optional below, which appear
+//     on every channel alike when they are set.
+//   - Text is carried exactly, JSON-escaped (control characters and line
+//     breaks escaped, so a line stays one line); <, > and & are not
+//     escaped. A reader that shows it to a person sanitises it first.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// Line types.
+const (
+	TypeQuestion = "question"
+	TypeAnswers  = "answers"
+	TypeError    = "error"
+	TypeNotice   = "notice"
+)
+
+// Question opens a question set.
+type Question struct {
+	Type string `json:"type"`
+	// ID names the set; an answer line gives it back.
+	ID string `json:"id"`
+	// SessionID is the run's session, "" outside a run (askuser ask).
+	SessionID string         `json:"session_id"`
+	Questions []ask.Question `json:"questions"`
+	// Kind (optional) says what the set is for when it is not a model's
+	// AskUserQuestion: ask.KindApproval or ask.KindElicitation.
+	Kind string `json:"kind,omitempty"`
+	// Agent (optional) names the sub-agent that asks.
+	Agent string `json:"agent,omitempty"`
+}
+
+// NewQuestion is the question line for req in session sessionID.
+func NewQuestion(req ask.Request, sessionID string) Question {
+	qs := req.Questions
+	if qs == nil {
+		qs = []ask.Question{}
+	}
+	return Question{Type: TypeQuestion, ID: req.ID, SessionID: sessionID, Questions: qs, Kind: req.Kind, Agent: req.Agent}
+}
+
+// Answers closes a question set: the answers, and the tool result text
+// they make.
+type Answers struct {
+	Type      string       `json:"type"`
+	ID        string       `json:"id"`
+	SessionID string       `json:"session_id"`
+	Answers   []ask.Answer `json:"answers"`
+	// Result is the answers as the tool-result text a model reads.
+	Result string `json:"result"`
+	// Agent (optional) names the sub-agent that asked.
+	Agent string `json:"agent,omitempty"`
+}
+
+// NewAnswers is the answers line for req's answers in session sessionID.
+func NewAnswers(req ask.Request, sessionID string, answers []ask.Answer) Answers {
+	if answers == nil {
+		answers = []ask.Answer{}
+	}
+	return Answers{Type: TypeAnswers, ID: req.ID, SessionID: sessionID, Answers: answers,
+		Result: ask.FormatResult(answers), Agent: req.Agent}
+}
+
+// Error says an input line was not used, and why.
+type Error struct {
+	Type string `json:"type"`
+	// ID (optional) is the question set the line was about, when known.
+	ID    string `json:"id,omitempty"`
+	Error string `json:"error"`
+}
+
+// NewError is an error line.
+func NewError(id, msg string) Error { return Error{Type: TypeError, ID: id, Error: msg} }
+
+// Notice events.
+const (
+	// NoticeWithdrawn: the set is no longer open (answered elsewhere,
+	// cancelled, or the run stopped); an answer line for it is refused.
+	NoticeWithdrawn = "withdrawn"
+	// NoticeTimeout: nobody answered within the time allowed.
+	NoticeTimeout = "timeout"
+)
+
+// Notice tells a reader what happened to an open set.
+type Notice struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	Event     string `json:"event"`
+	Message   string `json:"message"`
+}
+
+// NewNotice is a notice line.
+func NewNotice(id, sessionID, event, msg string) Notice {
+	return Notice{Type: TypeNotice, ID: id, SessionID: sessionID, Event: event, Message: msg}
+}
+
+// Encode returns v as one line ending in "\n".
+func Encode(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only values that cannot be JSON fail (a func, a NaN); every line
+		// type here can be encoded, so say what broke instead of losing it.
+		b.Reset()
+		_ = enc.Encode(NewError("", "askuser could not encode a line: "+err.Error()))
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,89 @@
+package wire_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
+)
+
+var db = ask.Request{ID: "toolu_1", Questions: []ask.Question{{Question: "Which database?\nPick one.", Header: "Database",
+	Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "rich <features> & more"}, {Label: "SQLite\x1b[2J"}}}}}
+
+// keys returns the top-level keys of one JSON line, in order.
+func keys(t *testing.T, line []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", line)
+	}
+	var out []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func TestQuestionLine(t *testing.T) {
+	line := wire.Encode(wire.NewQuestion(db, ""))
+	if got := strings.Join(keys(t, line), ","); got != "type,id,session_id,questions" {
+		t.Errorf("keys %s, want type,id,session_id,questions whether or not there is a session", got)
+	}
+	if bytes.Count(line, []byte("\n")) != 1 || !bytes.HasSuffix(line, []byte("\n")) {
+		t.Errorf("not one line: %q", line)
+	}
+	for _, want := range []string{`\n`, `\u001b[2J`, `<features> & more`, `"PostgreSQL (Recommended)"`} {
+		if !bytes.Contains(line, []byte(want)) {
+			t.Errorf("line %s lacks %s: text is carried exactly, escaped for JSON only", line, want)
+		}
+	}
+	approval := db
+	approval.Kind, approval.Agent = ask.KindApproval, "Explore the repo"
+	if got := strings.Join(keys(t, wire.Encode(wire.NewQuestion(approval, "s1"))), ","); got != "type,id,session_id,questions,kind,agent" {
+		t.Errorf("keys %s, want the optional kind and agent after the fixed keys", got)
+	}
+}
+
+func TestAnswersLine(t *testing.T) {
+	line := wire.Encode(wire.NewAnswers(db, "s1", nil))
+	var got struct {
+		Type, ID, Result string
+		SessionID        string            `json:"session_id"`
+		Answers          []json.RawMessage `json:"answers"`
+	}
+	if err := json.Unmarshal(line, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != "answers" || got.ID != "toolu_1" || got.SessionID != "s1" || got.Answers == nil {
+		t.Errorf("line %s: want type answers, the id, the session and answers [] (never null)", line)
+	}
+	a, _ := ask.Selection(db.Questions[0], []string{"PostgreSQL"}, "", ask.SourceFile)
+	line = wire.Encode(wire.NewAnswers(db, "", []ask.Answer{a}))
+	if got := strings.Join(keys(t, line), ","); got != "type,id,session_id,answers,result" {
+		t.Errorf("keys %s", got)
+	}
+	if !bytes.Contains(line, []byte(`Answered by: an answers file`)) {
+		t.Errorf("line %s: the result text says who answered", line)
+	}
+}
+
+func TestErrorAndNoticeLines(t *testing.T) {
+	if got := string(wire.Encode(wire.NewError("", "bad line"))); got != `{"type":"error","error":"bad line"}`+"\n" {
+		t.Errorf("error line %s", got)
+	}
+	n := wire.Encode(wire.NewNotice("q1", "", wire.NoticeTimeout, "no answer within 5m0s"))
+	if got := strings.Join(keys(t, n), ","); got != "type,id,session_id,event,message" {
+		t.Errorf("notice keys %s", got)
+	}
+}
