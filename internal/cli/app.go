@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -30,8 +31,16 @@ type env struct {
 
 // Run runs askuser with args and returns the process exit code. No os.Exit
 // happens outside main.
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := &env{ios: iostreams.New(stdin, stdout, stderr), getenv: os.Getenv}
+	defer func() {
+		// A bug must not exit 2 (Go's code for a panic), which the table
+		// gives to usage errors: it is an unexpected failure.
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.ios.ErrOut, "askuser: internal error: %v\n%s", r, debug.Stack())
+			code = ExitError
+		}
+	}()
 	app := newApp(e)
 	err := app.RunContext(ctx, interspersed(app, args))
 	var q quiet
@@ -40,14 +49,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if !strings.HasSuffix(msg, "\n") {
 			msg += "\n"
 		}
-		fmt.Fprint(stderr, "askuser: "+msg)
+		fmt.Fprint(e.ios.ErrOut, "askuser: "+msg)
 	}
 	return exitCode(err)
 }
 
 func newApp(e *env) *cli.App {
-	cli.AppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp()
-	cli.CommandHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
 	app := &cli.App{
 		Name:                 "askuser",
 		Usage:                "let an AI agent stop, ask its human a structured question, and carry on",
@@ -73,8 +80,14 @@ func newApp(e *env) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
+	// The exit-code table ends every help page. The app's and the
+	// commands' own templates carry it: urfave/cli's package-level
+	// templates are shared by every App, so appending there would grow
+	// them with each Run.
+	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp()
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
+		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
 	}
 	return app
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 )
@@ -35,6 +36,21 @@ var exitTable = []struct {
 	{ExitWaiting, "waiting", "the run stopped to wait: a question is pending; answer it with askuser resume"},
 	{ExitTimeout, "timeout", "nobody answered within --timeout / --ask-timeout"},
 	{ExitCancelled, "cancelled", "interrupted (Ctrl+C) or cancelled at the prompt"},
+}
+
+// runEnds is how each way a run can end is reported: the subtype of its
+// result (Claude Code's names where it has one) and its exit code. It is
+// the one mapping from a run's status to an exit code.
+var runEnds = map[agentloop.Status]struct {
+	subtype string
+	code    int
+}{
+	agentloop.StatusSuccess:   {"success", ExitOK},
+	agentloop.StatusWaiting:   {"waiting_on_question", ExitWaiting},
+	agentloop.StatusMaxTurns:  {"error_max_turns", ExitMaxTurns},
+	agentloop.StatusTimeout:   {"error_ask_timeout", ExitTimeout},
+	agentloop.StatusCancelled: {"error_cancelled", ExitCancelled},
+	agentloop.StatusError:     {"error_during_execution", ExitError},
 }
 
 // ExitCodesHelp renders the exit-code table for --help.

@@ -156,14 +156,14 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 	if stdinUsed && spec.name == "" && spec.answers == "" {
 		why := "standard input carried the prompt, so it cannot also carry answers"
 		return &chosen{name: "none", why: why, close: func() {},
-			fe: deferred{reason: why + "; next time give --answers FILE, --frontend auto, or --input-format stream-json"}}, nil
+			fe: frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend auto, or --input-format stream-json"}}, nil
 	}
 	ch, err := chooseFrontend(spec, e.ios, stdio)
 	if err != nil {
 		if exitCode(err) != ExitNoAnswer {
 			return nil, err
 		}
-		return &chosen{name: "none", why: err.Error(), close: func() {}, fe: deferred{reason: "nothing can answer here: " + err.Error()}}, nil
+		return &chosen{name: "none", why: err.Error(), close: func() {}, fe: frontend.Deferred{Reason: "nothing can answer here: " + err.Error()}}, nil
 	}
 	return ch, nil
 }

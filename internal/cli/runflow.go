@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -125,7 +126,11 @@ type runner struct {
 
 // setup chooses the frontend and builds the loop and the printer.
 func (r *runner) setup(stdinUsed bool) error {
-	r.out = &lineWriter{w: r.e.ios.Out}
+	out := r.e.ios.Out
+	if r.o.format == outText {
+		out = r.e.ios.TextOut() // model text, for a person: sanitised (JSON lines pass unchanged)
+	}
+	r.out = &lineWriter{w: out}
 	ch, err := runFrontend(r.o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
 	if err != nil {
 		return err
@@ -142,9 +147,10 @@ func (r *runner) setup(stdinUsed bool) error {
 			w.bellAfter = bellAfter
 		}
 	}
-	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(),
+	tools := agentloop.DefaultTools()
+	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: tools.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
-	r.loop = &agentloop.Loop{Provider: r.prov, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
+	r.loop = &agentloop.Loop{Provider: r.prov, Tools: tools, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
 		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}
 	cwd, _ := os.Getwd()
@@ -176,20 +182,22 @@ func (r *runner) step(ctx context.Context, prompt *agentloop.Message) agentloop.
 	return out
 }
 
-// finish waits for notifications and maps the outcome to an exit.
+// finish waits for notifications and maps the outcome to an exit, through
+// runEnds.
 func (r *runner) finish(out agentloop.Outcome) error {
 	r.notify.wait(notifyGrace)
+	code := runEnds[out.Status].code
 	switch out.Status {
 	case agentloop.StatusSuccess:
 		return nil
 	case agentloop.StatusWaiting:
-		return withCode(ExitWaiting, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
+		return withCode(code, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
 	case agentloop.StatusMaxTurns:
-		return withCode(ExitMaxTurns, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusTimeout:
-		return withCode(ExitTimeout, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusCancelled:
-		return withCode(ExitCancelled, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
 	}
 	return out.Err
 }
@@ -217,7 +225,7 @@ func (r *runner) streamConversation(ctx context.Context) error {
 		}
 		msg, err := parseUserLine(raw)
 		if err != nil {
-			r.pr.line(map[string]string{"type": "error", "error": err.Error()})
+			r.pr.line(wire.NewError("", err.Error()))
 			continue
 		}
 		if r.sess.Meta.FirstPrompt == "" {
