@@ -156,7 +156,7 @@ func (f *File) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	case ask.PolicyAuto:
 		reason := "the answers file " + f.path + " has no entry for this question"
 		for _, i := range missing {
-			answers[i] = Recommended(req.Questions[i], reason)
+			answers[i] = ask.Recommended(req.Questions[i], reason)
 		}
 		return answers, nil
 	case ask.PolicySuspend:
@@ -295,7 +295,7 @@ func suggestion(qs []ask.Question, i int) (line, comment string) {
 	if j, ok, _ := ask.FindQuestion(qs, key); strings.TrimSpace(key) == "" || !ok || j != i {
 		key = ask.Display(q.Question)
 	}
-	rec := Recommended(q, "")
+	rec := ask.Recommended(q, "")
 	var value string
 	switch {
 	case len(rec.Selected) == 0:

@@ -380,7 +380,7 @@ func TestFileMissingSnippetIsValidYAML(t *testing.T) {
 		t.Fatalf("the suggested YAML does not answer the questions:\n%s\nerror: %v", snippet(t, msg), err)
 	}
 	for i, q := range qs {
-		want := Recommended(q, "").Selected
+		want := ask.Recommended(q, "").Selected
 		if !slices.Equal(got[i].Selected, want) || got[i].Source != ask.SourceFile {
 			t.Errorf("%s: suggested YAML gave %q from %s, want %q from the file", q.Header, got[i].Selected, got[i].Source, want)
 		}
