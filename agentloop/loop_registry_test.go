@@ -17,6 +17,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/asktest"
 )
 
 // echoTool is a second tool, written in one type and registered: it
@@ -68,7 +69,7 @@ func TestSecondToolRunsWithoutTouchingTheLoop(t *testing.T) {
 		assistant("Echoing.", use("toolu_e", "Echo", `{"text":"hi"}`), use("toolu_bad", "Echo", `{}`)),
 		assistant("Done."),
 	}}
-	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, echo), Frontend: newStubFrontend(t)}, agentloop.NewState(), userPrompt("go"))
+	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, echo), Frontend: asktest.New(t)}, agentloop.NewState(), userPrompt("go"))
 	if out.Status != agentloop.StatusSuccess || out.Result != "Done." {
 		t.Fatalf("status %s (%v), result %q; want success, Done.", out.Status, out.Err, out.Result)
 	}
@@ -144,7 +145,8 @@ func TestToolQuestionSuspendsAndResumes(t *testing.T) {
 	if out.Status != agentloop.StatusWaiting || len(out.Pending) != 1 || out.Pending[0].ID != "toolu_w/approval" {
 		t.Fatalf("status %s, pending %+v; want waiting on toolu_w/approval", out.Status, out.Pending)
 	}
-	fe := newStubFrontend(t).answer("toolu_w/approval", []string{"Allow"})
+	fe := asktest.New(t)
+	fe.Expect("toolu_w/approval").Choose("Allow")
 	out = run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, gate), Frontend: fe, Journal: j, Observe: log.observe}, st, nil)
 	if out.Status != agentloop.StatusSuccess || gate.effects.Load() != 1 {
 		t.Fatalf("status %s (%v), effects %d; want success and one effect", out.Status, out.Err, gate.effects.Load())
@@ -167,7 +169,7 @@ func TestRecordedStepIsNotRepeated(t *testing.T) {
 	st.SetStep("toolu_w", "decision", json.RawMessage(`["Allow"]`))
 	st.SetStep("toolu_w", "started", json.RawMessage(`true`))
 	prov := &turnProvider{t: t, replies: []agentloop.Message{assistant("Noted.")}}
-	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, gate), Frontend: newStubFrontend(t)}, st, nil)
+	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, gate), Frontend: asktest.New(t)}, st, nil)
 	if out.Status != agentloop.StatusSuccess || gate.effects.Load() != 0 {
 		t.Fatalf("status %s (%v), effects %d; want success and no effect", out.Status, out.Err, gate.effects.Load())
 	}
@@ -185,7 +187,7 @@ func (panicTool) Run(context.Context, *agentloop.Call) (agentloop.Result, error)
 
 func TestToolPanicEndsTheRunWithAnError(t *testing.T) {
 	prov := &turnProvider{t: t, replies: []agentloop.Message{assistant("", use("toolu_b", "Boom", `{}`))}}
-	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, panicTool{}), Frontend: newStubFrontend(t)}, agentloop.NewState(), userPrompt("go"))
+	out := run(t, &agentloop.Loop{Provider: prov, Tools: registry(t, panicTool{}), Frontend: asktest.New(t)}, agentloop.NewState(), userPrompt("go"))
 	if out.Status != agentloop.StatusError || out.Err == nil || !strings.Contains(out.Err.Error(), "tool Boom failed unexpectedly: tool bug") {
 		t.Fatalf("status %s, err %v; want an error naming the tool", out.Status, out.Err)
 	}
@@ -198,7 +200,9 @@ func TestDuplicateToolUseIDsAreTwoCalls(t *testing.T) {
 		assistant("", askUse("toolu_x", dbInput), askUse("toolu_x", dbInput)),
 		assistant("Done."),
 	}}
-	fe := newStubFrontend(t).answer("toolu_x", []string{"SQLite"}).answer("toolu_x_2", []string{"PostgreSQL"})
+	fe := asktest.New(t)
+	fe.Expect("toolu_x").Choose("SQLite")
+	fe.Expect("toolu_x_2").Choose("PostgreSQL")
 	log := &eventLog{}
 	out := run(t, &agentloop.Loop{Provider: prov, Frontend: fe, Observe: log.observe}, agentloop.NewState(), userPrompt("go"))
 	if out.Status != agentloop.StatusSuccess {
