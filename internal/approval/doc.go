@@ -1,0 +1,23 @@
+// Package approval decides whether a tool call may run: by rules a person
+// wrote (Claude Code's syntax: mcp__fs__read_file, mcp__fs, Bash(git
+// status:*)), by grants given earlier in the session, by a permission mode,
+// or by asking. An approval is asked as an ordinary question set (Request.
+// Question), so every frontend can answer it; FromAnswers turns the answers
+// into a Decision that says who made it.
+//
+// It imports only ask: askuser run's tool adapter, askuser mcp's approve
+// tool and askuser hook all call the same code and only translate the
+// Decision into their own shapes.
+//
+// Invariants:
+//   - Deny unless something allows: a deny rule wins over everything, an
+//     ask rule over allow rules and grants, and a call no rule, grant or
+//     mode allows must be asked.
+//   - Only a person (or a rule or answer a person wrote) approves. Answers
+//     from the recommended-option policy (--frontend auto, unanswered:
+//     auto, --on-timeout auto) never approve a call, whatever option they
+//     picked: the policy falls back to the first option, and "Allow" may be
+//     first. Such a call is denied, and the denial says why.
+//   - Every Decision records who made it, so the result a model or a host
+//     gets can say so.
+package approval
