@@ -30,6 +30,9 @@ type Survey struct {
 	// NoSummary leaves out the "✔ Header: answer" lines printed after the
 	// last question, for callers that show the answers themselves.
 	NoSummary bool
+	// Color, when set, says whether to colour (the wiring asks
+	// iostreams.ColorEnabled); nil reads the environment as survey does.
+	Color *bool
 }
 
 var _ ask.Frontend = (*Survey)(nil)
@@ -66,7 +69,11 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 	stop := context.AfterFunc(ctx, in.Cancel)
 	defer stop()
 
-	st := surveyStyle{color: surveyColor()}
+	color := surveyColor()
+	if s.Color != nil {
+		color = *s.Color
+	}
+	st := surveyStyle{color: color}
 	opts := []survey.AskOpt{
 		survey.WithStdio(in, s.out, s.out),
 		survey.WithIcons(st.icons),

@@ -110,7 +110,10 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 		if err != nil {
 			return nil, withCode(ExitNoAnswer, fmt.Errorf("%w; use --answers FILE, --frontend stdio or --frontend auto instead", err))
 		}
-		c.fe, c.close, c.tty = frontend.NewSurvey(in, out), closeTTY, out
+		sv := frontend.NewSurvey(in, out)
+		color := ios.ColorAllowed() // it draws on a terminal, whatever stderr is
+		sv.Color = &color
+		c.fe, c.close, c.tty = sv, closeTTY, out
 	case feStdio:
 		c.stdio = frontend.NewStdio(stdio)
 		c.fe = c.stdio

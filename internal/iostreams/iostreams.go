@@ -1,16 +1,30 @@
 // Package iostreams holds the process's standard streams and answers, in
 // one place, the terminal questions the rest of askuser asks: is stdin a
 // terminal a person can type at, is it a pipe a program writes to, or is it
-// nothing (/dev/null) that can never carry an answer. No other package
-// calls isatty.
+// nothing (/dev/null) that can never carry an answer; may we colour; how
+// wide is the terminal. No other package calls isatty.
+//
+// It is also the one place that decides what a person's screen may
+// receive: ErrOut, which only people read, passes everything through
+// ask.DisplayWriter, so text quoted from a model or a server (an error
+// message, a notification's output) cannot move the cursor, retitle the
+// window or write the clipboard; TextOut does the same for standard output
+// in the text format. Standard output itself stays exact, for JSON.
 package iostreams
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/mattn/go-isatty"
+	"golang.org/x/term"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // InKind classifies standard input.
@@ -30,15 +44,24 @@ func (k InKind) String() string {
 
 // IOStreams is the process's standard streams with their kinds.
 type IOStreams struct {
-	In     io.Reader
-	Out    io.Writer
+	In io.Reader
+	// Out is standard output, exact: data (JSON lines, results).
+	Out io.Writer
+	// ErrOut is standard error, sanitised for a person.
 	ErrOut io.Writer
 
-	inFile  *os.File
-	errFile *os.File
-	inKind  InKind
-	outTTY  bool
-	errTTY  bool
+	// Getenv reads the environment (os.Getenv; tests replace it).
+	Getenv func(string) string
+
+	rawErr      io.Writer
+	inFile      *os.File
+	errFile     *os.File
+	inKind      InKind
+	outTTY      bool
+	errTTY      bool
+	neverPrompt bool
+	color       *bool
+	width       int
 }
 
 // System returns the streams of this process.
@@ -49,7 +72,7 @@ func System() *IOStreams {
 // New classifies the given streams. Streams that are not *os.File (tests)
 // are treated as pipes.
 func New(in io.Reader, out, errOut io.Writer) *IOStreams {
-	s := &IOStreams{In: in, Out: out, ErrOut: errOut, inKind: InPipe}
+	s := &IOStreams{In: in, Out: out, ErrOut: safe(errOut), rawErr: errOut, inKind: InPipe, Getenv: os.Getenv}
 	if f, ok := in.(*os.File); ok {
 		s.inFile = f
 		s.inKind = kindOf(f)
@@ -95,7 +118,114 @@ func (s *IOStreams) IsStderrTTY() bool { return s.errTTY }
 // input is a terminal. The prompt is drawn on standard error, or on the
 // controlling terminal when standard error is redirected, so redirecting
 // standard output never stops a prompt.
-func (s *IOStreams) CanPrompt() bool { return s.inKind == InTerminal }
+func (s *IOStreams) CanPrompt() bool { return s.inKind == InTerminal && !s.neverPrompt }
+
+// TextOut is standard output for text a person reads (the text format of
+// askuser run): sanitised as ErrOut is. JSON goes to Out, exact.
+func (s *IOStreams) TextOut() io.Writer { return safe(s.Out) }
+
+// safe wraps w in a sanitiser that may be written from several goroutines.
+func safe(w io.Writer) io.Writer {
+	return &lockedWriter{w: ask.NewDisplayWriter(w)}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// ColorEnabled reports whether a person's terminal may be coloured:
+// CLICOLOR_FORCE (not 0) forces colour; otherwise NO_COLOR, CLICOLOR=0 or
+// TERM=dumb turn it off, and it is on only when standard error is a
+// terminal.
+func (s *IOStreams) ColorEnabled() bool {
+	if s.color != nil {
+		return *s.color
+	}
+	if forced(s.Getenv("CLICOLOR_FORCE")) {
+		return true
+	}
+	return s.errTTY && s.ColorAllowed()
+}
+
+// ColorAllowed reports whether the environment lets a terminal be coloured,
+// for a prompt that draws on a terminal whatever standard error is:
+// CLICOLOR_FORCE (not 0) allows it; NO_COLOR, CLICOLOR=0 or TERM=dumb
+// forbid it.
+func (s *IOStreams) ColorAllowed() bool {
+	if s.color != nil {
+		return *s.color
+	}
+	if forced(s.Getenv("CLICOLOR_FORCE")) {
+		return true
+	}
+	return s.Getenv("NO_COLOR") == "" && s.Getenv("CLICOLOR") != "0" && !s.IsDumb()
+}
+
+func forced(v string) bool { return v != "" && v != "0" }
+
+// IsDumb reports whether the terminal takes no escape sequences at all
+// (TERM=dumb): no colour, no cursor movement.
+func (s *IOStreams) IsDumb() bool { return s.Getenv("TERM") == "dumb" }
+
+// TerminalWidth is the width of the terminal a person reads, in columns:
+// standard error's, else $COLUMNS, else 80.
+func (s *IOStreams) TerminalWidth() int {
+	if s.width > 0 {
+		return s.width
+	}
+	if s.errFile != nil && s.errTTY {
+		if w, _, err := term.GetSize(int(s.errFile.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	if n, err := strconv.Atoi(s.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 80
+}
+
+// Overrides for tests, as cli/cli's iostreams has them.
+
+// SetStdinTTY makes standard input count as a terminal (or not).
+func (s *IOStreams) SetStdinTTY(tty bool) {
+	if tty {
+		s.inKind = InTerminal
+	} else if s.inKind == InTerminal {
+		s.inKind = InPipe
+	}
+}
+
+// SetStdoutTTY makes standard output count as a terminal (or not).
+func (s *IOStreams) SetStdoutTTY(tty bool) { s.outTTY = tty }
+
+// SetStderrTTY makes standard error count as a terminal (or not).
+func (s *IOStreams) SetStderrTTY(tty bool) { s.errTTY = tty }
+
+// SetNeverPrompt forbids prompting even at a terminal.
+func (s *IOStreams) SetNeverPrompt(never bool) { s.neverPrompt = never }
+
+// SetColorEnabled fixes ColorEnabled's answer.
+func (s *IOStreams) SetColorEnabled(on bool) { s.color = &on }
+
+// SetWidth fixes TerminalWidth's answer.
+func (s *IOStreams) SetWidth(cols int) { s.width = cols }
+
+// Test returns streams over buffers: standard input is the given text (a
+// pipe, for CanPrompt), and what is written to standard output and
+// standard error can be read back. The environment is empty.
+func Test(stdin string) (ios *IOStreams, out, errOut *bytes.Buffer) {
+	out, errOut = &bytes.Buffer{}, &bytes.Buffer{}
+	ios = New(strings.NewReader(stdin), out, errOut)
+	ios.Getenv = func(string) string { return "" }
+	return ios, out, errOut
+}
 
 // Terminal returns the files to prompt on: terminal input and the terminal
 // to draw on (standard error if it is a terminal, else /dev/tty). When

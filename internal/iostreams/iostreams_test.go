@@ -1,6 +1,7 @@
 package iostreams
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,5 +72,74 @@ func TestTerminalDrawsOnStderrOrInput(t *testing.T) {
 	defer closeTTY()
 	if in != tty || out != tty {
 		t.Errorf("Terminal() = %v, %v; want the pty for both", in.Name(), out.Name())
+	}
+}
+
+func TestColorEnabled(t *testing.T) {
+	for _, tc := range []struct {
+		env   map[string]string
+		tty   bool
+		color bool
+	}{
+		{nil, true, true},
+		{nil, false, false},
+		{map[string]string{"NO_COLOR": "1"}, true, false},
+		{map[string]string{"CLICOLOR": "0"}, true, false},
+		{map[string]string{"TERM": "dumb"}, true, false},
+		{map[string]string{"CLICOLOR_FORCE": "1"}, false, true},
+		{map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, false, true},
+		{map[string]string{"CLICOLOR_FORCE": "0"}, true, true},
+	} {
+		ios, _, _ := Test("")
+		ios.Getenv = func(k string) string { return tc.env[k] }
+		ios.SetStderrTTY(tc.tty)
+		if got := ios.ColorEnabled(); got != tc.color {
+			t.Errorf("env %v, stderr tty %v: colour %v, want %v", tc.env, tc.tty, got, tc.color)
+		}
+	}
+}
+
+func TestWidthAndOverrides(t *testing.T) {
+	ios, _, _ := Test("")
+	if w := ios.TerminalWidth(); w != 80 {
+		t.Errorf("width %d without a terminal or COLUMNS, want 80", w)
+	}
+	ios.Getenv = func(k string) string { return map[string]string{"COLUMNS": "132"}[k] }
+	if w := ios.TerminalWidth(); w != 132 {
+		t.Errorf("width %d, want COLUMNS' 132", w)
+	}
+	ios.SetWidth(40)
+	if w := ios.TerminalWidth(); w != 40 {
+		t.Errorf("width %d after SetWidth(40)", w)
+	}
+	if ios.CanPrompt() {
+		t.Error("a test stream on a string is a pipe, not a terminal")
+	}
+	ios.SetStdinTTY(true)
+	if !ios.CanPrompt() {
+		t.Error("SetStdinTTY(true) should let it prompt")
+	}
+	ios.SetNeverPrompt(true)
+	if ios.CanPrompt() {
+		t.Error("SetNeverPrompt(true) should stop prompting")
+	}
+	ios.SetColorEnabled(true)
+	if !ios.ColorEnabled() {
+		t.Error("SetColorEnabled(true)")
+	}
+}
+
+// What reaches a person goes through the sanitiser; standard output stays
+// exact for JSON.
+func TestErrOutIsSanitised(t *testing.T) {
+	ios, out, errOut := Test("")
+	io.WriteString(ios.ErrOut, "anthropic: HTTP 500: \x1b]52;c;cHduZWQ=\x07boom\x1b[2J\n")
+	io.WriteString(ios.TextOut(), "text \x1bc\tok\n")
+	io.WriteString(ios.Out, "{\"text\":\"\\u001b\"}\n")
+	if got := errOut.String(); got != "anthropic: HTTP 500: boom\n" {
+		t.Errorf("stderr %q", got)
+	}
+	if got := out.String(); got != "text \tok\n{\"text\":\"\\u001b\"}\n" {
+		t.Errorf("stdout %q", got)
 	}
 }
