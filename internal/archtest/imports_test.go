@@ -1,0 +1,139 @@
+package archtest
+
+import (
+	"encoding/json"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/askuser/askuser"
+
+// pkg is what go list says of one package of the module.
+type pkg struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	Imports    []string
+	Deps       []string
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-json", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		if p.ImportPath == module || strings.HasPrefix(p.ImportPath, module+"/") {
+			pkgs = append(pkgs, p)
+		}
+	}
+	if len(pkgs) < 5 {
+		t.Fatalf("go list found %d packages of %s; the test is looking in the wrong place", len(pkgs), module)
+	}
+	return pkgs
+}
+
+// fileImports maps each non-test Go file of the module (relative path) to
+// its imports.
+func fileImports(t *testing.T, pkgs []pkg) map[string][]string {
+	t.Helper()
+	root := ""
+	for _, p := range pkgs {
+		if p.ImportPath == module {
+			root = p.Dir
+		}
+	}
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	for _, p := range pkgs {
+		for _, f := range p.GoFiles {
+			path := filepath.Join(p.Dir, f)
+			af, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, path)
+			for _, im := range af.Imports {
+				s, _ := strconv.Unquote(im.Path.Value)
+				out[filepath.ToSlash(rel)] = append(out[filepath.ToSlash(rel)], s)
+			}
+		}
+	}
+	return out
+}
+
+// only checks that the files importing a path with prefix are exactly the
+// allowed ones.
+func only(t *testing.T, files map[string][]string, prefix string, allowed ...string) {
+	t.Helper()
+	for file, imports := range files {
+		for _, im := range imports {
+			if (im == prefix || strings.HasPrefix(im, prefix+"/")) && !slices.Contains(allowed, file) && !slices.Contains(allowed, filepath.Dir(file)+"/") {
+				t.Errorf("%s imports %s; only %v may", file, im, allowed)
+			}
+		}
+	}
+}
+
+func TestImportRules(t *testing.T) {
+	pkgs := listPackages(t)
+	files := fileImports(t, pkgs)
+
+	// survey is unmaintained upstream: one file holds it, so replacing it
+	// touches one file.
+	only(t, files, "github.com/AlecAivazis/survey/v2", "frontend/survey.go")
+	// One place decides what a terminal is.
+	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
+	// The MCP SDK lives in one room: SDK types never leak.
+	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	// Provider SDKs are the providers' business.
+	only(t, files, "github.com/anthropics/anthropic-sdk-go", "agentloop/anthropic.go", "agentloop/anthropic_stream.go", "agentloop/provider/")
+	only(t, files, "github.com/openai/openai-go", "agentloop/openai.go", "agentloop/openai_stream.go", "agentloop/provider/")
+
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		deps := p.Deps
+		switch {
+		case rel == "ask" || strings.HasPrefix(rel, "ask/"):
+			// The question core is the floor: the standard library and ask.
+			for _, d := range deps {
+				if strings.Contains(strings.SplitN(d, "/", 2)[0], ".") && d != module+"/ask" {
+					t.Errorf("%s depends on %s; ask and its subpackages use the standard library and ask only", p.ImportPath, d)
+				}
+			}
+		case rel == "agentloop" || strings.HasPrefix(rel, "agentloop/"):
+			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
+		case rel == "frontend":
+			notOn(t, p, "agentloop", "internal/cli", "internal/session")
+		case rel == "internal/approval":
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module) && d != module+"/ask" {
+					t.Errorf("internal/approval imports %s; it is a leaf that imports only ask", d)
+				}
+			}
+		}
+	}
+}
+
+// notOn fails when p depends on any of the module's packages named.
+func notOn(t *testing.T, p pkg, rels ...string) {
+	t.Helper()
+	for _, rel := range rels {
+		if slices.Contains(p.Deps, module+"/"+rel) {
+			t.Errorf("%s depends on %s/%s, which it must not", p.ImportPath, module, rel)
+		}
+	}
+}
