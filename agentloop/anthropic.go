@@ -81,10 +81,16 @@ func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(strin
 
 // stream makes one streamed request (with the SDK's retries beneath it)
 // and accumulates the reply. emitted reports whether onText was called.
+//
+// The SDK's accumulator replaces tool input that is not valid JSON with
+// {}, so the model would be told its input lacked every field and the
+// journal would lose what it sent. The partial JSON of each block is
+// therefore also kept here, as sent, and wins (see fromAnthropic).
 func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
 	stream := p.client.Messages.NewStreaming(ctx, params)
 	defer stream.Close()
 	var msg anthropic.Message
+	inputs := map[int64]*strings.Builder{}
 	complete := false
 	for stream.Next() {
 		ev := stream.Current()
@@ -97,6 +103,12 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 				onText(ev.Delta.Text)
 				emitted = true
 			}
+			if ev.Delta.Type == "input_json_delta" {
+				if inputs[ev.Index] == nil {
+					inputs[ev.Index] = &strings.Builder{}
+				}
+				inputs[ev.Index].WriteString(ev.Delta.PartialJSON)
+			}
 		case "message_stop":
 			complete = true
 		}
@@ -107,7 +119,7 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 	if !complete {
 		return Response{}, emitted, incomplete(ctx)
 	}
-	return fromAnthropic(msg), emitted, nil
+	return fromAnthropic(msg, inputs), emitted, nil
 }
 
 // anthropicStreamError tells the failures found inside a started stream
@@ -198,8 +210,11 @@ func anthropicInput(in json.RawMessage) json.RawMessage {
 }
 
 // fromAnthropic maps the accumulated reply to a neutral Response. Blocks
-// the loop has no use for (thinking, server tools) are left out.
-func fromAnthropic(msg anthropic.Message) Response {
+// the loop has no use for (thinking, server tools) are left out. inputs
+// holds the streamed tool input of each block, by index: a tool_use's
+// Input is made from it (see toolInput), so input that is not valid JSON
+// reaches the loop verbatim, as a JSON string.
+func fromAnthropic(msg anthropic.Message, inputs map[int64]*strings.Builder) Response {
 	resp := Response{
 		ID:         msg.ID,
 		Message:    Message{Role: RoleAssistant, Content: []Block{}},
@@ -211,13 +226,15 @@ func fromAnthropic(msg anthropic.Message) Response {
 			CacheReadInputTokens:     msg.Usage.CacheReadInputTokens,
 		},
 	}
-	for _, b := range msg.Content {
+	for i, b := range msg.Content {
 		switch b.Type {
 		case BlockText:
 			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: b.Text})
 		case BlockToolUse:
 			input := b.Input
-			if len(input) == 0 {
+			if raw := inputs[int64(i)]; raw != nil && raw.Len() > 0 {
+				input = toolInput(raw.String())
+			} else if len(input) == 0 {
 				input = json.RawMessage(`{}`)
 			}
 			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input})

@@ -57,6 +57,20 @@ func (c ProviderConfig) maxTokens(req Request) int64 {
 	return defaultMaxTokens
 }
 
+// toolInput is the Block.Input for a call's arguments: the JSON itself, {}
+// for none, or a JSON string holding arguments that are not JSON verbatim,
+// so the loop can tell the model what it sent.
+func toolInput(args string) json.RawMessage {
+	switch {
+	case strings.TrimSpace(args) == "":
+		return json.RawMessage(`{}`)
+	case json.Valid([]byte(args)):
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args) // a string always encodes
+	return b
+}
+
 // wording names a provider's API in what its errors say.
 type wording struct {
 	provider string // "anthropic"
