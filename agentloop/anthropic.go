@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -128,11 +129,11 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 func anthropicStreamError(err error) error {
 	var aerr *anthropic.Error
 	if errors.As(err, &aerr) && aerr.StatusCode < 400 {
-		return &streamEventError{Type: string(aerr.Type()), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
+		return &streamEventError{Type: bounded(string(aerr.Type())), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
 	}
-	if strings.HasPrefix(err.Error(), "received error while streaming") {
+	if data, ok := strings.CutPrefix(err.Error(), "received error while streaming: "); ok {
 		// an error event whose data the SDK could not decode
-		return &malformedError{err}
+		return &malformedError{fmt.Errorf("an error event that is not an error object: %s", bounded(data))}
 	}
 	return asMalformed(err)
 }

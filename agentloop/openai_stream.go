@@ -173,7 +173,7 @@ func openaiStreamError(err error) error {
 		if e.Type == "" {
 			e.Type = "server_error"
 		}
-		return &streamEventError{Type: e.Type, Message: e.Message}
+		return &streamEventError{Type: bounded(e.Type), Message: bounded(e.Message)}
 	}
 	return asMalformed(err)
 }

@@ -148,8 +148,26 @@ func retried(n int) string {
 	return fmt.Sprintf("retried %d times", n)
 }
 
-// maxMessage bounds a message taken from an error body that is not JSON.
+// maxMessage bounds, in characters, the text quoted from a server: an
+// error message, an event that could not be decoded. A server may send
+// megabytes; a person needs the first line or two.
 const maxMessage = 200
+
+// bounded is s cut to maxMessage characters, saying how long it was.
+// Sanitising for display is the output's job; this only bounds.
+func bounded(s string) string {
+	n, cut := 0, len(s)
+	for i := range s {
+		if n == maxMessage {
+			cut = i
+		}
+		n++
+	}
+	if n <= maxMessage {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d characters in all)", s[:cut], n)
+}
 
 // errorMessage is what an error response says: the message of the JSON
 // error shapes the APIs and the compatible servers use
@@ -168,22 +186,19 @@ func errorMessage(body []byte, status int) string {
 		var s string
 		switch {
 		case json.Unmarshal(e.Error, &inner) == nil && inner.Message != "":
-			return inner.Message
+			return bounded(inner.Message)
 		case json.Unmarshal(e.Error, &s) == nil && s != "":
-			return s
+			return bounded(s)
 		case e.Message != "":
-			return e.Message
+			return bounded(e.Message)
 		case json.Unmarshal(e.Detail, &s) == nil && s != "":
-			return s
+			return bounded(s)
 		}
 	}
 	text := strings.TrimSpace(string(body))
 	text, _, _ = strings.Cut(text, "\n")
 	if text != "" && text[0] != '<' && text[0] != '{' && utf8.ValidString(text) {
-		if utf8.RuneCountInString(text) > maxMessage {
-			text = string([]rune(text)[:maxMessage]) + "…"
-		}
-		return text
+		return bounded(text)
 	}
 	if t := http.StatusText(status); t != "" {
 		return t
