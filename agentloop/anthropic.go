@@ -51,15 +51,13 @@ func NewAnthropic(cfg ProviderConfig) *Anthropic {
 		option.WithoutEnvironmentDefaults(),
 		option.WithMaxRetries(p.maxRetries),
 		option.WithMiddleware(observe),
+		option.WithHTTPClient(cfg.httpClient(defaultAnthropicIdle)),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
 	p.client = anthropic.NewClient(opts...)
 	return p

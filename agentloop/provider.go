@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -26,8 +27,14 @@ type ProviderConfig struct {
 	// MaxRetries is how often a rate limit, overload, 5xx or network error
 	// is retried; 0 means 4 and a negative value means none.
 	MaxRetries int
-	// HTTPClient carries the requests; nil means a default client.
+	// HTTPClient carries the requests; nil means a default client. Its
+	// transport is wrapped, in a copy, by the stream idle watchdog.
 	HTTPClient *http.Client
+	// StreamIdleTimeout is how long the server may stay silent (no response
+	// headers, or no byte of the stream) before the call counts as a
+	// network failure; 0 means the provider's default (90 s for Anthropic,
+	// 5 min for OpenAI) and a negative value means no limit.
+	StreamIdleTimeout time.Duration
 }
 
 const (
@@ -92,6 +99,7 @@ func (w wording) providerError(err error, st *callState, emitted bool) *Provider
 	connection := fmt.Sprintf("check --base-url (%s) and the connection; %s", w.baseEnv, again)
 	var ev *streamEventError
 	var bad *malformedError
+	var stall *stallError
 	switch {
 	case st.status >= 400:
 		pe.Status = st.status
@@ -107,6 +115,10 @@ func (w wording) providerError(err error, st *callState, emitted bool) *Provider
 	case errors.As(err, &bad):
 		pe.Message = bad.Error()
 		pe.Hint = fmt.Sprintf("check --base-url (%s): the server does not speak the %s streaming format", w.baseEnv, w.format)
+	case errors.As(err, &stall):
+		pe.Message = stall.Error()
+		pe.Hint = fmt.Sprintf("check the connection and --base-url (%s); a model that thinks longer in silence needs a larger --stream-idle-timeout; %s",
+			w.baseEnv, again)
 	case errors.Is(err, errStreamEnded):
 		pe.Message = err.Error()
 		pe.Hint = connection
