@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,33 @@ func TestIdleTransport(t *testing.T) {
 	_, _, err = idleRoundTrip(t, &stubTransport{stallHeaders: true}, idle)
 	if !errors.As(err, &stall) || !stall.headers {
 		t.Errorf("no headers: %v, want a stall before the headers", err)
+	}
+}
+
+// Calls, stalled or not, leave nothing running: the watchdog's timers are
+// stopped, its contexts released and the connections closed. Not
+// parallel, so the count is this test's own.
+func TestStallsLeaveNoGoroutines(t *testing.T) {
+	base := runtime.NumGoroutine()
+	for _, k := range providerKinds {
+		for range 5 {
+			srv := k.serve(fakeprovider.Turn{Text: "Thinking", Hang: true}, fakeprovider.Turn{HangHeaders: true}, fakeprovider.Turn{Hang: true},
+				fakeprovider.Turn{Text: "fine"})
+			p := k.make(srv, ProviderConfig{StreamIdleTimeout: 50 * time.Millisecond, MaxRetries: -1})
+			for i := range 4 {
+				if _, err := p.Complete(providerCtx(t), firstRequest(), func(string) {}); (err == nil) != (i == 3) {
+					t.Fatalf("call %d: %v", i, err)
+				}
+			}
+			srv.Close()
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines before, %d after:\n%s", base, n, buf[:runtime.Stack(buf, true)])
 	}
 }
