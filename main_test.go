@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -188,6 +189,7 @@ func cmdFake(ts *testscript.TestScript, neg bool, args []string) {
 //	fakecheck requests N        exactly N requests arrived (retries included)
 //	fakecheck toolresults WANT  the tool results sent, in order, are exactly WANT
 //	fakecheck body N REGEXP     the body of request N (from 1) matches REGEXP
+//	fakecheck gap N DURATION    request N (from 2) came at least DURATION after request N-1
 //
 // WANT has $VAR expanded (as cmpenv does) and lists each distinct tool
 // result once, from the request that first carried it, as
@@ -199,7 +201,7 @@ func cmdFake(ts *testscript.TestScript, neg bool, args []string) {
 // call carried the result.
 func cmdFakecheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: fakecheck requests N | toolresults WANTFILE | body N REGEXP")
+		ts.Fatalf("usage: fakecheck requests N | toolresults WANTFILE | body N REGEXP | gap N DURATION")
 	}
 	srv := stateOf(ts).fake
 	if srv == nil {
@@ -230,6 +232,21 @@ func cmdFakecheck(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("fakecheck body: request %d of %d", n, len(reqs))
 		}
 		matchOrFail(ts, args[2], string(reqs[n-1].Body), fmt.Sprintf("request %d", n))
+	case "gap":
+		if len(args) != 3 {
+			ts.Fatalf("usage: fakecheck gap N DURATION")
+		}
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		least, err := time.ParseDuration(args[2])
+		ts.Check(err)
+		reqs := srv.Requests()
+		if n < 2 || n > len(reqs) {
+			ts.Fatalf("fakecheck gap: request %d of %d", n, len(reqs))
+		}
+		if gap := reqs[n-1].Time.Sub(reqs[n-2].Time); gap < least {
+			ts.Fatalf("request %d came %v after request %d, want at least %v", n, gap, n-1, least)
+		}
 	default:
 		ts.Fatalf("fakecheck: unknown check %q", args[0])
 	}

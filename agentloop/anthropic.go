@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -50,15 +51,13 @@ func NewAnthropic(cfg ProviderConfig) *Anthropic {
 		option.WithoutEnvironmentDefaults(),
 		option.WithMaxRetries(p.maxRetries),
 		option.WithMiddleware(observe),
+		option.WithHTTPClient(cfg.httpClient(defaultAnthropicIdle)),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
 	p.client = anthropic.NewClient(opts...)
 	return p
@@ -81,10 +80,16 @@ func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(strin
 
 // stream makes one streamed request (with the SDK's retries beneath it)
 // and accumulates the reply. emitted reports whether onText was called.
+//
+// The SDK's accumulator replaces tool input that is not valid JSON with
+// {}, so the model would be told its input lacked every field and the
+// journal would lose what it sent. The partial JSON of each block is
+// therefore also kept here, as sent, and wins (see fromAnthropic).
 func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
 	stream := p.client.Messages.NewStreaming(ctx, params)
 	defer stream.Close()
 	var msg anthropic.Message
+	inputs := map[int64]*strings.Builder{}
 	complete := false
 	for stream.Next() {
 		ev := stream.Current()
@@ -97,6 +102,12 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 				onText(ev.Delta.Text)
 				emitted = true
 			}
+			if ev.Delta.Type == "input_json_delta" {
+				if inputs[ev.Index] == nil {
+					inputs[ev.Index] = &strings.Builder{}
+				}
+				inputs[ev.Index].WriteString(ev.Delta.PartialJSON)
+			}
 		case "message_stop":
 			complete = true
 		}
@@ -107,7 +118,7 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 	if !complete {
 		return Response{}, emitted, incomplete(ctx)
 	}
-	return fromAnthropic(msg), emitted, nil
+	return fromAnthropic(msg, inputs), emitted, nil
 }
 
 // anthropicStreamError tells the failures found inside a started stream
@@ -116,11 +127,11 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 func anthropicStreamError(err error) error {
 	var aerr *anthropic.Error
 	if errors.As(err, &aerr) && aerr.StatusCode < 400 {
-		return &streamEventError{Type: string(aerr.Type()), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
+		return &streamEventError{Type: bounded(string(aerr.Type())), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
 	}
-	if strings.HasPrefix(err.Error(), "received error while streaming") {
+	if data, ok := strings.CutPrefix(err.Error(), "received error while streaming: "); ok {
 		// an error event whose data the SDK could not decode
-		return &malformedError{err}
+		return &malformedError{fmt.Errorf("an error event that is not an error object: %s", bounded(data))}
 	}
 	return asMalformed(err)
 }
@@ -198,8 +209,11 @@ func anthropicInput(in json.RawMessage) json.RawMessage {
 }
 
 // fromAnthropic maps the accumulated reply to a neutral Response. Blocks
-// the loop has no use for (thinking, server tools) are left out.
-func fromAnthropic(msg anthropic.Message) Response {
+// the loop has no use for (thinking, server tools) are left out. inputs
+// holds the streamed tool input of each block, by index: a tool_use's
+// Input is made from it (see toolInput), so input that is not valid JSON
+// reaches the loop verbatim, as a JSON string.
+func fromAnthropic(msg anthropic.Message, inputs map[int64]*strings.Builder) Response {
 	resp := Response{
 		ID:         msg.ID,
 		Message:    Message{Role: RoleAssistant, Content: []Block{}},
@@ -211,13 +225,15 @@ func fromAnthropic(msg anthropic.Message) Response {
 			CacheReadInputTokens:     msg.Usage.CacheReadInputTokens,
 		},
 	}
-	for _, b := range msg.Content {
+	for i, b := range msg.Content {
 		switch b.Type {
 		case BlockText:
 			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: b.Text})
 		case BlockToolUse:
 			input := b.Input
-			if len(input) == 0 {
+			if raw := inputs[int64(i)]; raw != nil && raw.Len() > 0 {
+				input = toolInput(raw.String())
+			} else if len(input) == 0 {
 				input = json.RawMessage(`{}`)
 			}
 			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input})

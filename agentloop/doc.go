@@ -12,6 +12,8 @@
 //     The real ones retry rate limits, overload, 5xx and network errors
 //     with backoff, never repeat text already streamed, and end in a
 //     *ProviderError that names the provider, the status and what to check.
+//     A server silent for the stream idle timeout (no headers, or no byte
+//     of the stream) is a network failure, so no call waits forever.
 //   - The loop depends on ask, never on frontend: the binary's wiring picks
 //     the frontend.
 //   - Tool failures are results for the model (an error tool_result that

@@ -54,15 +54,13 @@ func NewOpenAI(cfg ProviderConfig) *OpenAI {
 		option.WithEnvironmentProduction(),
 		option.WithMaxRetries(0),
 		option.WithMiddleware(p.retry, observe),
+		option.WithHTTPClient(cfg.httpClient(defaultOpenAIIdle)),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
 	// A full slice: the SDK appends per-call options to this slice, which
 	// would share its spare capacity between concurrent calls.

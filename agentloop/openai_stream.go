@@ -109,20 +109,6 @@ func (a *openaiAccumulator) response(ids *callIDs) Response {
 	return resp
 }
 
-// toolInput is the Block.Input for a call's arguments: the JSON itself, {}
-// for none, or a JSON string holding arguments that are not JSON verbatim,
-// so the loop can tell the model what it sent.
-func toolInput(args string) json.RawMessage {
-	switch {
-	case strings.TrimSpace(args) == "":
-		return json.RawMessage(`{}`)
-	case json.Valid([]byte(args)):
-		return json.RawMessage(args)
-	}
-	b, _ := json.Marshal(args) // a string always encodes
-	return b
-}
-
 // openaiStopReason maps finish_reason to Anthropic's vocabulary. Calls
 // mean tool_use even under "stop", as some local servers finish a tool
 // call that way; only "length" wins over them, since the arguments may be
@@ -187,7 +173,7 @@ func openaiStreamError(err error) error {
 		if e.Type == "" {
 			e.Type = "server_error"
 		}
-		return &streamEventError{Type: e.Type, Message: e.Message}
+		return &streamEventError{Type: bounded(e.Type), Message: bounded(e.Message)}
 	}
 	return asMalformed(err)
 }

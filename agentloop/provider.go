@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -26,8 +27,14 @@ type ProviderConfig struct {
 	// MaxRetries is how often a rate limit, overload, 5xx or network error
 	// is retried; 0 means 4 and a negative value means none.
 	MaxRetries int
-	// HTTPClient carries the requests; nil means a default client.
+	// HTTPClient carries the requests; nil means a default client. Its
+	// transport is wrapped, in a copy, by the stream idle watchdog.
 	HTTPClient *http.Client
+	// StreamIdleTimeout is how long the server may stay silent (no response
+	// headers, or no byte of the stream) before the call counts as a
+	// network failure; 0 means the provider's default (90 s for Anthropic,
+	// 5 min for OpenAI) and a negative value means no limit.
+	StreamIdleTimeout time.Duration
 }
 
 const (
@@ -57,6 +64,20 @@ func (c ProviderConfig) maxTokens(req Request) int64 {
 	return defaultMaxTokens
 }
 
+// toolInput is the Block.Input for a call's arguments: the JSON itself, {}
+// for none, or a JSON string holding arguments that are not JSON verbatim,
+// so the loop can tell the model what it sent.
+func toolInput(args string) json.RawMessage {
+	switch {
+	case strings.TrimSpace(args) == "":
+		return json.RawMessage(`{}`)
+	case json.Valid([]byte(args)):
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args) // a string always encodes
+	return b
+}
+
 // wording names a provider's API in what its errors say.
 type wording struct {
 	provider string // "anthropic"
@@ -78,6 +99,7 @@ func (w wording) providerError(err error, st *callState, emitted bool) *Provider
 	connection := fmt.Sprintf("check --base-url (%s) and the connection; %s", w.baseEnv, again)
 	var ev *streamEventError
 	var bad *malformedError
+	var stall *stallError
 	switch {
 	case st.status >= 400:
 		pe.Status = st.status
@@ -93,6 +115,10 @@ func (w wording) providerError(err error, st *callState, emitted bool) *Provider
 	case errors.As(err, &bad):
 		pe.Message = bad.Error()
 		pe.Hint = fmt.Sprintf("check --base-url (%s): the server does not speak the %s streaming format", w.baseEnv, w.format)
+	case errors.As(err, &stall):
+		pe.Message = stall.Error()
+		pe.Hint = fmt.Sprintf("check the connection and --base-url (%s); a model that thinks longer in silence needs a larger --stream-idle-timeout; %s",
+			w.baseEnv, again)
 	case errors.Is(err, errStreamEnded):
 		pe.Message = err.Error()
 		pe.Hint = connection
@@ -134,8 +160,26 @@ func retried(n int) string {
 	return fmt.Sprintf("retried %d times", n)
 }
 
-// maxMessage bounds a message taken from an error body that is not JSON.
+// maxMessage bounds, in characters, the text quoted from a server: an
+// error message, an event that could not be decoded. A server may send
+// megabytes; a person needs the first line or two.
 const maxMessage = 200
+
+// bounded is s cut to maxMessage characters, saying how long it was.
+// Sanitising for display is the output's job; this only bounds.
+func bounded(s string) string {
+	n, cut := 0, len(s)
+	for i := range s {
+		if n == maxMessage {
+			cut = i
+		}
+		n++
+	}
+	if n <= maxMessage {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d characters in all)", s[:cut], n)
+}
 
 // errorMessage is what an error response says: the message of the JSON
 // error shapes the APIs and the compatible servers use
@@ -154,22 +198,19 @@ func errorMessage(body []byte, status int) string {
 		var s string
 		switch {
 		case json.Unmarshal(e.Error, &inner) == nil && inner.Message != "":
-			return inner.Message
+			return bounded(inner.Message)
 		case json.Unmarshal(e.Error, &s) == nil && s != "":
-			return s
+			return bounded(s)
 		case e.Message != "":
-			return e.Message
+			return bounded(e.Message)
 		case json.Unmarshal(e.Detail, &s) == nil && s != "":
-			return s
+			return bounded(s)
 		}
 	}
 	text := strings.TrimSpace(string(body))
 	text, _, _ = strings.Cut(text, "\n")
 	if text != "" && text[0] != '<' && text[0] != '{' && utf8.ValidString(text) {
-		if utf8.RuneCountInString(text) > maxMessage {
-			text = string([]rune(text)[:maxMessage]) + "…"
-		}
-		return text
+		return bounded(text)
 	}
 	if t := http.StatusText(status); t != "" {
 		return t

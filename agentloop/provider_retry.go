@@ -177,7 +177,7 @@ func incomplete(ctx context.Context) error {
 	st, _ := ctx.Value(callStateKey{}).(*callState)
 	if st != nil && st.status == http.StatusOK {
 		if ct := st.header.Get("content-type"); !strings.HasPrefix(ct, "text/event-stream") {
-			return &malformedError{fmt.Errorf("the server answered with content-type %q, not an event stream", ct)}
+			return &malformedError{fmt.Errorf("the server answered with content-type %q, not an event stream", bounded(ct))}
 		}
 	}
 	return errStreamEnded

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/fakeprovider"
 )
 
 // Helpers shared by the provider tests.
@@ -71,6 +73,25 @@ func decodeRaw[T any](t *testing.T, raw json.RawMessage) T {
 		t.Fatalf("decode %s: %v", raw, err)
 	}
 	return v
+}
+
+// providerKind builds one provider against a fake server, with no backoff.
+type providerKind struct {
+	name  string
+	serve func(turns ...fakeprovider.Turn) *fakeprovider.Server
+	make  func(srv *fakeprovider.Server, cfg ProviderConfig) Provider
+}
+
+var providerKinds = []providerKind{
+	{"anthropic", fakeprovider.NewAnthropic, func(srv *fakeprovider.Server, cfg ProviderConfig) Provider {
+		return newTestAnthropic(srv, cfg)
+	}},
+	{"openai", fakeprovider.NewOpenAI, func(srv *fakeprovider.Server, cfg ProviderConfig) Provider {
+		cfg.BaseURL, cfg.APIKey = srv.URL, "test-key"
+		p := NewOpenAI(cfg)
+		p.wait = noWait
+		return p
+	}},
 }
 
 // Shared fixtures: the question tool and a second tool, as the loop
@@ -181,5 +202,50 @@ func TestRetryAfter(t *testing.T) {
 	}
 	if d := backoff(30); d > 8*time.Second || d < 6*time.Second {
 		t.Errorf("backoff(30) = %v, want about 8s", d)
+	}
+}
+
+// Text quoted from a server is bounded, whatever shape it came in, and
+// says how long it was.
+func TestServerTextBounded(t *testing.T) {
+	long := strings.Repeat("é", 1<<20)
+	want := strings.Repeat("é", maxMessage) + "… (1048576 characters in all)"
+	quoted, _ := json.Marshal(long)
+	for _, body := range []string{
+		`{"type":"error","error":{"type":"api_error","message":` + string(quoted) + `}}`,
+		`{"error":` + string(quoted) + `}`,
+		`{"message":` + string(quoted) + `}`,
+		`{"detail":` + string(quoted) + `}`,
+		long + "\nsecond line",
+	} {
+		if got := errorMessage([]byte(body), 500); got != want {
+			t.Errorf("errorMessage(%.40q…) = %.60q… (%d bytes), want %d characters and the length", body, got, len(got), maxMessage)
+		}
+	}
+	for _, err := range []error{
+		anthropicStreamError(errors.New("received error while streaming: " + long)),
+		openaiStreamError(errors.New("received error while streaming: " + long)),
+	} {
+		if !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("an undecodable error event gives %d bytes: %.100q…", len(err.Error()), err.Error())
+		}
+	}
+	if got := bounded(strings.Repeat("a", maxMessage)); got != strings.Repeat("a", maxMessage) {
+		t.Errorf("text of exactly the limit was cut: %q", got)
+	}
+	// Through the wire: an error body is read up to maxErrorBody, so
+	// the message is one that fits.
+	long = strings.Repeat("é", 20000)
+	want = strings.Repeat("é", maxMessage) + "… (20000 characters in all)"
+	for _, k := range providerKinds {
+		for _, turn := range []fakeprovider.Turn{{Status: 400, ErrorMessage: long}, {ErrorEvent: "invalid_request_error", ErrorMessage: long}} {
+			srv := k.serve(turn)
+			_, err := k.make(srv, ProviderConfig{MaxRetries: -1}).Complete(providerCtx(t), firstRequest(), nil)
+			srv.Close()
+			pe := wantProviderError(t, err)
+			if !strings.HasPrefix(pe.Message, want) || len(pe.Error()) > 1000 {
+				t.Errorf("%s %d/%s: error of %d bytes: %.300q", k.name, turn.Status, turn.ErrorEvent, len(pe.Error()), pe.Error())
+			}
+		}
 	}
 }

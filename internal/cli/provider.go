@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,6 +19,8 @@ func providerFlags() []cli.Flag {
 		&cli.StringFlag{Name: "api-key", Usage: "API `KEY` (default: ANTHROPIC_API_KEY / OPENAI_API_KEY)"},
 		&cli.StringFlag{Name: "script", Usage: "scripted model `FILE` (YAML); implies --provider script"},
 		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries, with backoff, of rate limits, overload, 5xx and network errors"},
+		&cli.DurationFlag{Name: "stream-idle-timeout", DefaultText: "90s for anthropic, 5m for openai",
+			Usage: "a server silent for `DURATION` (no response, or no byte of the stream) counts as a network failure: retried before any text was shown, else an error"},
 	}
 }
 
@@ -26,11 +29,16 @@ func providerFlags() []cli.Flag {
 type providerSpec struct {
 	name, model, baseURL, apiKey, script string
 	maxRetries                           int
+	// streamIdle is --stream-idle-timeout; 0 when not given (the
+	// provider's default).
+	streamIdle    time.Duration
+	streamIdleSet bool
 }
 
 func readProviderSpec(c *cli.Context, e *env, from *session.Meta) providerSpec {
 	p := providerSpec{name: c.String("provider"), model: c.String("model"), baseURL: c.String("base-url"),
-		apiKey: c.String("api-key"), script: c.String("script"), maxRetries: c.Int("max-retries")}
+		apiKey: c.String("api-key"), script: c.String("script"), maxRetries: c.Int("max-retries"),
+		streamIdle: c.Duration("stream-idle-timeout"), streamIdleSet: c.IsSet("stream-idle-timeout")}
 	if from != nil {
 		if p.name == "" && p.script == "" {
 			p.name, p.script = from.Provider, from.Script
@@ -51,6 +59,11 @@ func readProviderSpec(c *cli.Context, e *env, from *session.Meta) providerSpec {
 // newProvider builds the provider; errors name the variable and the flag
 // that would fix them.
 func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
+	// There is no "off": a run must never hang on a dead connection. A
+	// model that thinks for long in silence gets a longer limit instead.
+	if p.streamIdleSet && p.streamIdle <= 0 {
+		return nil, usageErrorf("--stream-idle-timeout %s: give a positive duration, e.g. 90s or 10m (the limit cannot be turned off)", p.streamIdle)
+	}
 	name := p.name
 	if name == "" {
 		switch {
@@ -64,7 +77,8 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 				"to try askuser with no key at all: askuser run --script testdata/auth-demo.yaml \"Add authentication to my app\"")
 		}
 	}
-	cfg := agentloop.ProviderConfig{APIKey: p.apiKey, BaseURL: p.baseURL, Model: p.model, MaxRetries: p.maxRetries}
+	cfg := agentloop.ProviderConfig{APIKey: p.apiKey, BaseURL: p.baseURL, Model: p.model, MaxRetries: p.maxRetries,
+		StreamIdleTimeout: p.streamIdle}
 	if p.maxRetries == 0 {
 		cfg.MaxRetries = -1 // zero retries asked for explicitly
 	}

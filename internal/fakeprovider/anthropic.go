@@ -124,10 +124,13 @@ func anthropicText(sw *sse, t Turn, index int) bool {
 		for _, piece := range split(t.Text, 3) {
 			sw.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
 				"delta": map[string]any{"type": "text_delta", "text": piece}})
-			if t.DropAfterText || t.Hang {
+			if t.DropAfterText || t.Hang || t.EndEarly {
 				break
 			}
 		}
+	}
+	if t.EndEarly {
+		return false
 	}
 	if t.Hang {
 		sw.hang()
@@ -161,7 +164,7 @@ func anthropicToolUse(sw *sse, tc ToolCall, index int, fallbackID string) {
 	}
 	sw.event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
 		"content_block": map[string]any{"type": "tool_use", "id": id, "name": tc.Name, "input": map[string]any{}}})
-	for _, piece := range append([]string{""}, split(string(tc.Input), 3)...) {
+	for _, piece := range append([]string{""}, split(tc.input(), 3)...) {
 		sw.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
 			"delta": map[string]any{"type": "input_json_delta", "partial_json": piece}})
 	}

@@ -14,9 +14,11 @@
 //     partial JSON chunks, usage at the end, error bodies shaped like each
 //     API's, with the request-id headers the SDKs read.
 //   - Faults are part of the script: an HTTP error status (with
-//     retry-after-ms: 1 so SDK retries cost no time), a malformed event, a
-//     connection dropped mid-stream, an error event mid-stream, a stream
-//     that stalls until the client gives up.
+//     retry-after-ms: 1 so SDK retries cost no time, or a retry-after of
+//     the test's choosing), a malformed event, a connection dropped
+//     mid-stream, a stream that ends cleanly but early, an error event
+//     mid-stream, a stream or a response's headers that stall until the
+//     client gives up, tool input that is not valid JSON.
 //   - Every request is recorded, raw and decoded, so a test asserts exactly
 //     what the client sent; ToolResults extracts the tool results from them.
 //   - The package does not import agentloop (agentloop's tests import it),
@@ -32,6 +34,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"sync"
+	"time"
 )
 
 // Turn is one scripted model reply, or one scripted failure.
@@ -52,8 +55,11 @@ type Turn struct {
 	NoUsage bool `json:"no_usage,omitempty"`
 
 	// Status answers with this HTTP status and the API's error body, with
-	// the header retry-after-ms: 1.
+	// the header retry-after-ms: 1, or RetryAfter.
 	Status int `json:"status,omitempty"`
+	// RetryAfter, with Status, is sent as the retry-after header (seconds,
+	// or an HTTP date) instead of retry-after-ms: 1.
+	RetryAfter string `json:"retry_after,omitempty"`
 	// ErrorMessage is the message of a Status or ErrorEvent error; empty
 	// means a default naming the fault.
 	ErrorMessage string `json:"error_message,omitempty"`
@@ -64,8 +70,16 @@ type Turn struct {
 	// is empty), then closes the connection abruptly.
 	DropAfterText bool `json:"drop_after_text,omitempty"`
 	// Hang streams the first chunk of Text, then holds the connection
-	// open, silent, until the client goes away: for cancellation tests.
+	// open, silent, until the client goes away: for cancellation and stall
+	// tests. With no Text the stream stalls after its opening events.
 	Hang bool `json:"hang,omitempty"`
+	// HangHeaders answers nothing, not even the response headers, until
+	// the client goes away: a server that accepted the request and stalled.
+	HangHeaders bool `json:"hang_headers,omitempty"`
+	// EndEarly streams the first chunk of Text (or nothing), then ends the
+	// response cleanly, without the stream's final events: a stream cut at
+	// an event boundary, as by a proxy.
+	EndEarly bool `json:"end_early,omitempty"`
 	// ErrorEvent streams Text, then an error event of this type
 	// ("overloaded_error", "api_error", …) instead of the rest: an
 	// Anthropic SSE `error` event, or an OpenAI `data: {"error":…}` line.
@@ -82,6 +96,17 @@ type ToolCall struct {
 	ID    string          `json:"id,omitempty"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input,omitempty"`
+	// RawInput, when set, is sent verbatim instead of Input: the way a
+	// JSON turns file scripts input that is not valid JSON.
+	RawInput string `json:"raw_input,omitempty"`
+}
+
+// input is the tool input text the server streams.
+func (tc ToolCall) input() string {
+	if tc.RawInput != "" {
+		return tc.RawInput
+	}
+	return string(tc.Input)
 }
 
 // Usage is the token usage a turn reports, in Anthropic's terms. OpenAI
@@ -189,7 +214,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the client went away
 	}
-	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Time: time.Now()}
 	problem := s.check(&req)
 	turn, n, ok := s.record(req, problem == "")
 	switch {
@@ -202,8 +227,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 		w.Header().Set("x-should-retry", "false")
 		s.wire.writeError(w, http.StatusInternalServerError, "fakeprovider: no more scripted turns", n)
+	case turn.HangHeaders:
+		<-r.Context().Done()
 	case turn.Status != 0:
-		w.Header().Set("retry-after-ms", "1")
+		if turn.RetryAfter != "" {
+			w.Header().Set("retry-after", turn.RetryAfter)
+		} else {
+			w.Header().Set("retry-after-ms", "1")
+		}
 		msg := turn.ErrorMessage
 		if msg == "" {
 			msg = fmt.Sprintf("fakeprovider: scripted HTTP %d", turn.Status)

@@ -221,3 +221,57 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// The fault modes added for the provider-fault catalog: a chosen
+// retry-after, a stream that ends cleanly but early, tool input sent
+// verbatim, headers that never come.
+func TestFaultModes(t *testing.T) {
+	srv := NewAnthropic(
+		Turn{Status: 429, RetryAfter: "2"},
+		Turn{Text: "Hello, world", EndEarly: true},
+		Turn{ToolCalls: []ToolCall{{Name: "AskUserQuestion", Input: json.RawMessage(`{"ignored":1}`), RawInput: `{questions: [}`}}},
+	)
+	defer srv.Close()
+	res, _ := post(t, srv.URL+"/v1/messages", anthropicBody)
+	if res.StatusCode != 429 || res.Header.Get("retry-after") != "2" || res.Header.Get("retry-after-ms") != "" {
+		t.Errorf("retry-after: %d %v", res.StatusCode, res.Header)
+	}
+	res, body := post(t, srv.URL+"/v1/messages", anthropicBody)
+	if got := strings.Join(events(t, body), " "); res.StatusCode != 200 || got != "message_start ping content_block_start content_block_delta" {
+		t.Errorf("end early: %d events %s", res.StatusCode, got)
+	}
+	_, body = post(t, srv.URL+"/v1/messages", anthropicBody)
+	var partial strings.Builder
+	for _, line := range strings.Split(body, "\n") {
+		var ev struct {
+			Delta struct {
+				PartialJSON string `json:"partial_json"`
+			} `json:"delta"`
+		}
+		if data, ok := strings.CutPrefix(line, "data: "); ok && json.Unmarshal([]byte(data), &ev) == nil {
+			partial.WriteString(ev.Delta.PartialJSON)
+		}
+	}
+	if partial.String() != `{questions: [}` {
+		t.Errorf("raw input streamed as %q", partial.String())
+	}
+}
+
+func TestHangHeaders(t *testing.T) {
+	srv := NewOpenAI(Turn{HangHeaders: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/chat/completions", strings.NewReader(`{"model":"m","stream":true,"messages":[]}`))
+	res, err := http.DefaultClient.Do(req)
+	if err == nil {
+		res.Body.Close()
+		t.Fatalf("headers arrived: %d", res.StatusCode)
+	}
+	if ctx.Err() == nil {
+		t.Errorf("the request failed before the client gave up: %v", err)
+	}
+	if n := len(srv.Requests()); n != 1 || srv.Requests()[0].Time.IsZero() {
+		t.Errorf("requests = %d, want 1 with its time", n)
+	}
+}

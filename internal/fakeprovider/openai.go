@@ -117,9 +117,12 @@ func (openaiWire) stream(sw *sse, t Turn, n int, req Request) {
 	}
 	for _, piece := range split(t.Text, 3) {
 		sw.event("", chunk(map[string]any{"content": piece}, nil))
-		if t.DropAfterText || t.Hang {
+		if t.DropAfterText || t.Hang || t.EndEarly {
 			break
 		}
+	}
+	if t.EndEarly {
+		return
 	}
 	if t.Hang {
 		sw.hang()
@@ -143,7 +146,7 @@ func (openaiWire) stream(sw *sse, t Turn, n int, req Request) {
 			first["id"] = tc.ID
 		}
 		sw.event("", chunk(map[string]any{"tool_calls": []any{first}}, nil))
-		for _, piece := range split(string(tc.Input), 3) {
+		for _, piece := range split(tc.input(), 3) {
 			sw.event("", chunk(map[string]any{"tool_calls": []any{
 				map[string]any{"index": i, "function": map[string]any{"arguments": piece}},
 			}}, nil))

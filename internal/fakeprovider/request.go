@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Request is one request the server received: the raw body and the fields
@@ -13,6 +14,9 @@ type Request struct {
 	Path   string
 	Header http.Header
 	Body   []byte
+	// Time is when the request arrived, so a test can check a client
+	// waited as asked before retrying.
+	Time time.Time
 
 	Model string
 	// System is the system prompt: Anthropic's system field (a string or
