@@ -26,6 +26,16 @@ type Call struct {
 	st   *State
 }
 
+type callKey struct{}
+
+// CallFromContext returns the call whose Run ctx is, or one derived from
+// it: code a tool calls into without passing the Call along (an MCP
+// server's elicitation handler) finds the call it serves.
+func CallFromContext(ctx context.Context) (*Call, bool) {
+	c, ok := ctx.Value(callKey{}).(*Call)
+	return c, ok
+}
+
 // Ask puts req to the run's frontend and returns one answer per question.
 // The set is journaled before it is asked, bounded by the loop's
 // AskTimeout (with its OnTimeout policy), reported to the observer, and its

@@ -88,7 +88,7 @@ func (l *Loop) runCall(ctx context.Context, st *State, j *callJob) {
 		}
 	}()
 	call := &Call{ID: j.use.ID, Name: j.use.Name, Input: j.use.Input, loop: l, st: st}
-	res, err := j.tool.Run(ctx, call)
+	res, err := j.tool.Run(context.WithValue(ctx, callKey{}, call), call)
 	if err != nil {
 		j.err = err
 		return

@@ -31,6 +31,9 @@ func (*echoTool) Spec() agentloop.ToolSpec {
 
 func (e *echoTool) Run(ctx context.Context, call *agentloop.Call) (agentloop.Result, error) {
 	e.runs.Add(1)
+	if c, ok := agentloop.CallFromContext(ctx); !ok || c != call {
+		return agentloop.ErrorResult("the call is not in its context"), nil
+	}
 	var in struct{ Text string }
 	if err := json.Unmarshal(call.Input, &in); err != nil || in.Text == "" {
 		return agentloop.ErrorResult("Echo needs {\"text\": \"...\"}"), nil
