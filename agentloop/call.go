@@ -45,8 +45,14 @@ func CallFromContext(ctx context.Context) (*Call, bool) {
 // answers marked as given late. req.ID must be unique in the conversation;
 // the call's own ID is the natural choice for a call's one question set.
 func (c *Call) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	if req.Agent == "" {
+		req.Agent = c.loop.Agent
+	}
 	return c.loop.ask(ctx, c.st, c.ID, req)
 }
+
+// agent names the sub-agent the call belongs to; "" for the main agent.
+func (c *Call) agent() string { return c.loop.Agent }
 
 // Step returns the value an earlier run of this call recorded under key.
 func (c *Call) Step(key string) (json.RawMessage, bool) {

@@ -75,7 +75,10 @@ var ErrPendingQuestions = errors.New("the session is waiting for answers to its 
 type Loop struct {
 	Provider Provider
 	// Tools are the tools offered to the model (nil: DefaultTools).
-	Tools    *Registry
+	Tools *Registry
+	// Agent names the sub-agent this loop runs, "" for the main agent;
+	// its question sets carry it, so a person sees who asks.
+	Agent    string
 	Frontend ask.Frontend
 	System   string
 	// MaxTokens bounds each model reply (0: the provider's default).
