@@ -94,7 +94,9 @@ func (l *Loop) runCall(ctx context.Context, st *State, j *callJob) {
 		return
 	}
 	block := Block{Type: BlockToolResult, ToolUseID: j.use.ID, Content: res.Content, IsError: res.IsError}
-	j.err = l.answer(st, j.use.ID, block, res.Answers)
+	if j.err = l.answer(st, j.use.ID, block, res.Answers); j.err == nil {
+		l.emit(Event{Type: EventToolResult, Use: &j.use, Result: &block})
+	}
 }
 
 // stopsRun reports whether a call's error ends the run at once (the other

@@ -19,6 +19,8 @@ const (
 	EventAnswers
 	// EventDeferred: a question set was left for later (Request, Note).
 	EventDeferred
+	// EventToolResult: a tool call has its result (Use, Result).
+	EventToolResult
 )
 
 // Event is something that happened in a run, for output.
@@ -28,7 +30,10 @@ type Event struct {
 	Message  *Message
 	Response *Response
 	Request  *ask.Request
-	Answers  []ask.Answer
+	// Use and Result are the call and its result, for EventToolResult.
+	Use     *Block
+	Result  *Block
+	Answers []ask.Answer
 	// Late is set on EventQuestion when the question was first asked by an
 	// earlier run (askuser resume).
 	Late bool

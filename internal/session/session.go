@@ -37,6 +37,14 @@ type Meta struct {
 	System      string    `json:"system,omitempty"`
 	Cwd         string    `json:"cwd,omitempty"`
 	FirstPrompt string    `json:"first_prompt,omitempty"`
+	// Tools: what the run was given, so resume gives the same (a flag
+	// given to resume wins). MCPConfig holds each --mcp-config as given,
+	// a file made absolute.
+	MCPConfig       []string `json:"mcp_config,omitempty"`
+	StrictMCP       bool     `json:"strict_mcp_config,omitempty"`
+	AllowedTools    []string `json:"allowed_tools,omitempty"`
+	DisallowedTools []string `json:"disallowed_tools,omitempty"`
+	PermissionMode  string   `json:"permission_mode,omitempty"`
 }
 
 // record is one journal line.

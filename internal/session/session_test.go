@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -143,7 +144,7 @@ func TestRoundTrip(t *testing.T) {
 	st := newStore(t)
 	w := create(t, st, session.Meta{Provider: "anthropic", Model: "claude-test", FirstPrompt: "pick a db", Cwd: "/src"}, finishedSteps("pick a db")...)
 	s := open(t, st, w.Meta.ID)
-	if s.Meta != w.Meta || s.Meta.Created.IsZero() {
+	if !reflect.DeepEqual(s.Meta, w.Meta) || s.Meta.Created.IsZero() {
 		t.Errorf("meta %+v, want %+v", s.Meta, w.Meta)
 	}
 	if len(s.State.Messages) != 4 || s.State.Messages[3].Text() != "Using SQLite." {
