@@ -160,10 +160,14 @@ func ClaudeCommand(ctx context.Context, tb testing.TB, version, home, baseURL st
 // ClaudeEnv returns the environment for running Claude Code against a fake
 // Anthropic API at baseURL with home as its HOME: the current environment
 // less every variable that could point it elsewhere or change its
-// behaviour, plus the fake's address and key and
-// CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1. That one variable was seen
-// to stop every lookup of api.anthropic.com on both pinned versions
-// (DISABLE_TELEMETRY alone left one), so a run stays on loopback.
+// behaviour, plus the fake's address and key and two settings:
+//   - CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 was seen to stop every
+//     lookup of api.anthropic.com on both pinned versions
+//     (DISABLE_TELEMETRY alone left one), so a run stays on loopback;
+//   - MCP_CONNECTION_NONBLOCKING=0 makes 2.1.197 wait for its MCP servers
+//     before the first model call. Without it the fake answers so fast that
+//     a scripted MCP tool call gets "The MCP server 'S' is still
+//     connecting" (2.1.330 waits by itself).
 func ClaudeEnv(home, baseURL string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -178,6 +182,7 @@ func ClaudeEnv(home, baseURL string) []string {
 		"ANTHROPIC_BASE_URL="+baseURL,
 		"ANTHROPIC_API_KEY=sk-fake-clients",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"MCP_CONNECTION_NONBLOCKING=0",
 	)
 }
 

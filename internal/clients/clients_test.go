@@ -87,7 +87,7 @@ func TestClaudeEnv(t *testing.T) {
 	env := ClaudeEnv("/h", "http://127.0.0.1:1")
 	joined := "\n" + strings.Join(env, "\n") + "\n"
 	for _, want := range []string{"\nHOME=/h\n", "\nANTHROPIC_BASE_URL=http://127.0.0.1:1\n",
-		"\nCLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n", "\nASKUSER_KEEP=kept\n"} {
+		"\nCLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\n", "\nMCP_CONNECTION_NONBLOCKING=0\n", "\nASKUSER_KEEP=kept\n"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("env lacks %q", strings.TrimSpace(want))
 		}
