@@ -55,7 +55,7 @@ install() {
   # DIR but npm's own cache.
   if ! npm install --global --prefer-offline --prefix "$dir" --no-audit --no-fund --no-update-notifier \
     --loglevel=error "$spec" >"$log" 2>&1; then
-    echo "install-clients: npm install $spec failed; the end of its output:" >&2
+    echo "install-clients: npm install $spec failed; the end of its output (all of it: $log):" >&2
     tail -n 20 "$log" >&2
     rm -rf "$dir"
     exit 1
