@@ -21,6 +21,10 @@
 //     client gives up, tool input that is not valid JSON.
 //   - Every request is recorded, raw and decoded, so a test asserts exactly
 //     what the client sent; ToolResults extracts the tool results from them.
+//   - The Anthropic fake also serves Claude Code (2.1.197 and 2.1.330, in
+//     -p mode): its connection checks and token counts are answered without
+//     taking a turn and recorded apart (SideRequests), so Requests holds
+//     model calls only, on every client version (claudecode.go).
 //   - The package does not import agentloop (agentloop's tests import it),
 //     so it has its own small types. A Server is safe for concurrent use.
 package fakeprovider
@@ -163,6 +167,7 @@ type Server struct {
 	next     int // index of the turn the next request gets
 	used     int // requests already served by turns[next]
 	requests []Request
+	side     []Request // requests that were not model calls
 }
 
 // NewAnthropic starts a fake Anthropic Messages API playing turns.
@@ -215,6 +220,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Time: time.Now()}
+	if s.sideRequest(w, req) {
+		return
+	}
 	problem := s.check(&req)
 	turn, n, ok := s.record(req, problem == "")
 	switch {
