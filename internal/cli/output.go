@@ -191,6 +191,11 @@ func (p *printer) textEvent(e agentloop.Event) {
 			}
 		}
 		fmt.Fprintln(p.out)
+	case agentloop.EventToolResult:
+		if e.Use.Name != ask.ToolName { // a question shows itself
+			p.endLine()
+			showToolResult(p.errOut, e.Use, e.Result)
+		}
 	case agentloop.EventAssistant:
 		p.endLine()
 		for _, b := range e.Message.ToolUses() {
