@@ -12,11 +12,12 @@ import (
 // Parse decodes and validates AskUserQuestion input. On failure the error is
 // a *ValidationError listing every problem found, each with its path and fix.
 func Parse(data []byte) (Input, error) {
-	in, probs := decode(data)
-	probs = append(probs, notUnder(in.problems(), probs)...)
+	in, probs, dropped := decode(data)
+	vprobs, vdropped := in.problems()
+	probs = append(probs, notUnder(vprobs, probs)...)
 	if len(probs) > 0 {
 		sortProblems(probs)
-		return in, &ValidationError{Problems: probs}
+		return in, invalid(probs, dropped+vdropped)
 	}
 	return in, nil
 }
@@ -26,25 +27,38 @@ func Parse(data []byte) (Input, error) {
 // string, an option given as a plain string (its label), and a missing or
 // null "multiSelect" (false). Anything else off the schema is an error.
 func Decode(data []byte) (Input, error) {
-	in, probs := decode(data)
+	in, probs, dropped := decode(data)
 	if len(probs) > 0 {
-		return in, &ValidationError{Problems: probs}
+		return in, invalid(probs, dropped)
 	}
 	return in, nil
 }
 
-type decoder struct{ probs []Problem }
+// decoder collects problems; past maxFoundProblems it only counts them.
+type decoder struct {
+	probs   []Problem
+	dropped int
+}
 
 func (d *decoder) add(path, format string, args ...any) {
+	if len(d.probs) >= maxFoundProblems {
+		d.dropped++
+		return
+	}
 	d.probs = append(d.probs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-func decode(data []byte) (Input, []Problem) {
-	var d decoder
+func decode(data []byte) (Input, []Problem, int) {
+	in, d := decodeInput(data)
+	return in, d.probs, d.dropped
+}
+
+func decodeInput(data []byte) (Input, *decoder) {
+	d := &decoder{}
 	var in Input
 	obj, ok := d.object("input", data, `an object {"questions": [...]}`)
 	if !ok {
-		return in, d.probs
+		return in, d
 	}
 	for _, k := range sortedKeys(obj) {
 		if k != "questions" {
@@ -54,10 +68,10 @@ func decode(data []byte) (Input, []Problem) {
 	raw, present := obj["questions"]
 	if !present {
 		d.add("questions", `is required: give 1 to 4 questions, e.g. {"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"..."},{"label":"SQLite","description":"..."}],"multiSelect":false}]}`)
-		return in, d.probs
+		return in, d
 	}
 	in.Questions = d.questions(raw)
-	return in, d.probs
+	return in, d
 }
 
 func (d *decoder) questions(raw json.RawMessage) []Question {
@@ -194,8 +208,12 @@ func (d *decoder) unknown(path, key string, known []string) {
 // keyPath is an unknown key as a path step. A key that is not a plain name
 // is quoted: a key such as "options[0]" must not pass for the path of a real
 // option (notUnder would then hide that option's problems), and a key with
-// escape sequences must not reach a terminal raw.
+// escape sequences must not reach a terminal raw. A long key is cut, as
+// Excerpt cuts any value a message quotes.
 func keyPath(key string) string {
+	if len(key) > ExcerptChars {
+		return Excerpt(key)
+	}
 	for _, c := range []byte(key) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
 			return strconv.Quote(key)
