@@ -78,14 +78,16 @@ func (e *ValidationError) ToolResult() string {
 
 // Validate checks the limits of the schema and reports every violation.
 func (in Input) Validate() error {
-	if probs, dropped := in.problems(); len(probs) > 0 {
+	if probs, dropped := in.problems(nil); len(probs) > 0 {
 		return invalid(probs, dropped)
 	}
 	return nil
 }
 
-func (in Input) problems() ([]Problem, int) {
-	var d decoder
+// problems checks in. decoded is the decoding pass that made in, or nil:
+// what it reported is not reported again.
+func (in Input) problems(decoded *decoder) ([]Problem, int) {
+	d := decoder{decoded: decoded}
 	n := len(in.Questions)
 	switch {
 	case n < MinQuestions:
@@ -95,6 +97,9 @@ func (in Input) problems() ([]Problem, int) {
 	}
 	seen := map[string]int{}
 	for i, q := range in.Questions {
+		if decoded != nil && decoded.droppedIn[i] {
+			continue // its problems were counted, not kept: nothing to check against
+		}
 		path := fmt.Sprintf("questions[%d]", i)
 		if q.Question != "" {
 			k := FoldKey(q.Question)
