@@ -6,7 +6,9 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -99,25 +101,43 @@ func TestStdioHugeValuesNotEchoed(t *testing.T) {
 }
 
 // TestStdioCutOffLastLine: the input ends in the middle of a line. The
-// partial line gets an error line that says so, and the set fails with no
-// answer.
+// partial line gets an error line that says so, written before Ask fails
+// with no answer: a process exits once Ask returns, and an error line
+// written after that would be lost. Out is slow, so an error line written
+// after the set fails arrives after Ask returns.
 func TestStdioCutOffLastLine(t *testing.T) {
-	g := newRig(t, StdioConfig{})
-	ch := g.askOpen(dbSet("q1"))
-	if _, err := io.WriteString(g.in, `{"answers":{"Database":"SQL`); err != nil {
-		t.Fatal(err)
+	out := &slowWriter{delay: 50 * time.Millisecond}
+	s := NewStdio(StdioConfig{In: strings.NewReader(`{"answers":{"Database":"SQL`), Out: out, Via: "stdin"})
+	_, err := s.Ask(bounded(t), dbSet("q1"))
+	if !errors.Is(err, ask.ErrNoAnswer) {
+		t.Errorf("Ask: got %v, want ErrNoAnswer", err)
 	}
-	g.in.Close()
-	m := g.next()
-	msg := fmt.Sprint(m["error"])
-	for _, want := range []string{"stdin line 1 is not valid JSON", "stdin ended in the middle of this line (no newline after it), so it may have been cut short"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("error line %q does not say %q", msg, want)
+	got := out.String()
+	for _, want := range []string{`"error":"stdin line 1 is not valid JSON`, "stdin ended in the middle of this line (no newline after it), so it may have been cut short"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("when Ask returned, Out held\n%s\nwithout %q", got, want)
 		}
 	}
-	if r := wait(t, ch); !errors.Is(r.err, ask.ErrNoAnswer) {
-		t.Errorf("Ask: got %v, want ErrNoAnswer", r.err)
-	}
+}
+
+// slowWriter takes a while over each Write.
+type slowWriter struct {
+	delay time.Duration
+	mu    sync.Mutex
+	b     strings.Builder
+}
+
+func (w *slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(w.delay)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *slowWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
 
 // TestStdioHugeLineMemory: a 10 MB line is discarded as it is read; it

@@ -52,9 +52,6 @@ func (s *Stdio) readLoop() {
 			// is bad, the writer may have been cut off mid-line: say so.
 			e = s.handleLocked(line, lr.n, errors.Is(err, io.EOF))
 		}
-		if err != nil {
-			s.endLocked(err)
-		}
 		s.mu.Unlock()
 		if e != nil {
 			s.outMu.Lock()
@@ -64,6 +61,11 @@ func (s *Stdio) readLoop() {
 			s.outMu.Unlock()
 		}
 		if err != nil {
+			// Only now, after the error line about the last line is out:
+			// the sets fail here, and a process exits once Ask returns.
+			s.mu.Lock()
+			s.endLocked(err)
+			s.mu.Unlock()
 			return
 		}
 	}
