@@ -15,7 +15,7 @@ func checkDurations(c *cli.Context) error {
 			continue
 		}
 		if d := c.Duration(df.Name); d < 0 {
-			return usageErrorf("--%s: %s is negative; give a duration such as 30s or 5m", df.Name, d)
+			return usageErrorf("--%s: %s is negative; give a positive duration such as 30s or 5m", df.Name, d)
 		}
 	}
 	return nil
