@@ -103,11 +103,13 @@ func stateOf(ts *testscript.TestScript) *scriptState {
 //	waitfor FILE REGEXP      wait (bounded) until FILE matches REGEXP
 //	signal NAME INT|TERM|KILL
 //	waitcode N NAME          wait (bounded) for NAME to exit with code N; its output becomes stdout and stderr
+//	gen FILE PIECE...        write FILE from pieces: COUNT*TEXT repeats TEXT; \xHH is a byte (e2e_gen_test.go)
 func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"code":      cmdCode,
 		"fake":      cmdFake,
 		"fakecheck": cmdFakecheck,
+		"gen":       cmdGen,
 	}
 	maps.Copy(cmds, jsonCmds())
 	maps.Copy(cmds, procCmds())

@@ -137,9 +137,9 @@ func Selection(q Question, labels []string, custom string, src Source) (Answer, 
 		i := q.LabelIndex(l)
 		if i < 0 {
 			if FoldKey(l) == "other" {
-				return a, fmt.Errorf("%q is not a label of question %q; to give free text, set customInput (JSON) or other: (answers file)", l, q.Header)
+				return a, fmt.Errorf("%s is not a label of question %q; to give free text, set customInput (JSON) or other: (answers file)", Excerpt(l), q.Header)
 			}
-			return a, fmt.Errorf("%q is not a label of question %q; choose from: %s", Display(l), q.Header, q.LabelList())
+			return a, fmt.Errorf("%s is not a label of question %q; choose from: %s", Excerpt(Display(l)), q.Header, q.LabelList())
 		}
 		chosen[i] = true
 	}

@@ -12,11 +12,12 @@ import (
 // Parse decodes and validates AskUserQuestion input. On failure the error is
 // a *ValidationError listing every problem found, each with its path and fix.
 func Parse(data []byte) (Input, error) {
-	in, probs := decode(data)
-	probs = append(probs, notUnder(in.problems(), probs)...)
+	in, d := decodeInput(data)
+	vprobs, vdropped := in.problems(d)
+	probs := append(d.probs, vprobs...)
 	if len(probs) > 0 {
 		sortProblems(probs)
-		return in, &ValidationError{Problems: probs}
+		return in, invalid(probs, d.dropped+vdropped)
 	}
 	return in, nil
 }
@@ -26,25 +27,61 @@ func Parse(data []byte) (Input, error) {
 // string, an option given as a plain string (its label), and a missing or
 // null "multiSelect" (false). Anything else off the schema is an error.
 func Decode(data []byte) (Input, error) {
-	in, probs := decode(data)
-	if len(probs) > 0 {
-		return in, &ValidationError{Problems: probs}
+	in, d := decodeInput(data)
+	if len(d.probs) > 0 {
+		return in, invalid(d.probs, d.dropped)
 	}
 	return in, nil
 }
 
-type decoder struct{ probs []Problem }
+// decoder collects problems; past maxFoundProblems it only counts them,
+// and notes the questions they were in.
+type decoder struct {
+	probs   []Problem
+	dropped int
+	// droppedIn holds the index of every question with a problem that was
+	// counted but not kept.
+	droppedIn map[int]bool
+	// decoded, in the validation pass after decoding, is the decoding
+	// pass: a problem at or under a path it reported is the same mistake
+	// seen again, and is neither kept nor counted.
+	decoded *decoder
+}
 
 func (d *decoder) add(path, format string, args ...any) {
+	if d.decoded.covers(path) {
+		return
+	}
+	if len(d.probs) >= maxFoundProblems {
+		d.dropped++
+		if i, ok := questionIndex(path); ok {
+			if d.droppedIn == nil {
+				d.droppedIn = map[int]bool{}
+			}
+			d.droppedIn[i] = true
+		}
+		return
+	}
 	d.probs = append(d.probs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-func decode(data []byte) (Input, []Problem) {
-	var d decoder
+// questionIndex returns i of a path that starts "questions[i]".
+func questionIndex(path string) (int, bool) {
+	rest, ok := strings.CutPrefix(path, "questions[")
+	end := strings.IndexByte(rest, ']')
+	if !ok || end < 0 {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest[:end])
+	return i, err == nil
+}
+
+func decodeInput(data []byte) (Input, *decoder) {
+	d := &decoder{}
 	var in Input
 	obj, ok := d.object("input", data, `an object {"questions": [...]}`)
 	if !ok {
-		return in, d.probs
+		return in, d
 	}
 	for _, k := range sortedKeys(obj) {
 		if k != "questions" {
@@ -54,10 +91,10 @@ func decode(data []byte) (Input, []Problem) {
 	raw, present := obj["questions"]
 	if !present {
 		d.add("questions", `is required: give 1 to 4 questions, e.g. {"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"..."},{"label":"SQLite","description":"..."}],"multiSelect":false}]}`)
-		return in, d.probs
+		return in, d
 	}
 	in.Questions = d.questions(raw)
-	return in, d.probs
+	return in, d
 }
 
 func (d *decoder) questions(raw json.RawMessage) []Question {
@@ -194,8 +231,12 @@ func (d *decoder) unknown(path, key string, known []string) {
 // keyPath is an unknown key as a path step. A key that is not a plain name
 // is quoted: a key such as "options[0]" must not pass for the path of a real
 // option (notUnder would then hide that option's problems), and a key with
-// escape sequences must not reach a terminal raw.
+// escape sequences must not reach a terminal raw. A long key is cut, as
+// Excerpt cuts any value a message quotes.
 func keyPath(key string) string {
+	if len(key) > ExcerptChars {
+		return Excerpt(key)
+	}
 	for _, c := range []byte(key) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
 			return strconv.Quote(key)
@@ -261,22 +302,21 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// notUnder drops the validation problems at or under a path the decoder
-// already reported, so one mistake is not reported twice.
-func notUnder(probs, decoded []Problem) []Problem {
-	var out []Problem
-	for _, p := range probs {
-		covered := false
-		for _, d := range decoded {
-			if p.Path == d.Path || strings.HasPrefix(p.Path, d.Path+".") || strings.HasPrefix(p.Path, d.Path+"[") ||
-				d.Path == "input" {
-				covered = true
-				break
-			}
-		}
-		if !covered {
-			out = append(out, p)
+// covers reports whether a problem at path repeats one d found: it is at
+// or under the path of one, or d found the input unreadable. A question
+// with problems d only counted is covered whole, since their paths are
+// not kept.
+func (d *decoder) covers(path string) bool {
+	if d == nil {
+		return false
+	}
+	if i, ok := questionIndex(path); ok && d.droppedIn[i] {
+		return true
+	}
+	for _, p := range d.probs {
+		if p.Path == "input" || path == p.Path || strings.HasPrefix(path, p.Path+".") || strings.HasPrefix(path, p.Path+"[") {
+			return true
 		}
 	}
-	return out
+	return false
 }

@@ -13,6 +13,10 @@
 //     so a model can always tell a person's choice from a machine's.
 //   - Text written by a model is passed through Display before a person sees
 //     it; text typed by a person is passed through CleanFreeText before a
-//     model sees it.
+//     model sees it. Labels, headers and questions are compared (FoldKey)
+//     on what Display leaves, so what looks the same is the same.
+//   - A message that quotes a value it rejects quotes it through Excerpt,
+//     so its size does not depend on the size of the input, and a
+//     ValidationError lists at most MaxListedProblems problems.
 //   - This package does no I/O of its own and imports no frontend.
 package ask

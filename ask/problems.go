@@ -1,9 +1,11 @@
 package ask
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // fieldRank orders the fields of the schema as a model writes them, so
@@ -82,4 +84,28 @@ func pathSteps(path string) []pathStep {
 		steps = append(steps, step)
 	}
 	return steps
+}
+
+// ExcerptChars is how many characters of an offending value a message
+// quotes. Bad input is often bad by being huge: a message that quoted it
+// whole would send a megabyte back to the model or onto a terminal.
+const ExcerptChars = 60
+
+// Excerpt quotes s for a message about it: whole when it is at most
+// ExcerptChars characters, else its first ExcerptChars characters and its
+// length, as "Lorem ipsum…"… (1048576 characters). The quoting escapes
+// control characters, escape sequences, invisible format characters and
+// invalid UTF-8, so the excerpt is safe on a terminal and shows what a
+// look-alike hides. Every message that quotes a value it rejects uses it.
+func Excerpt(s string) string {
+	cut, n := 0, 0
+	for cut < len(s) && n < ExcerptChars {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+		n++
+	}
+	if cut == len(s) {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s… (%d characters)", strconv.Quote(s[:cut]), utf8.RuneCountInString(s))
 }

@@ -14,16 +14,51 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Path + ": " + p.Message }
 
-// ValidationError lists every problem found in one input, so a model can fix
-// them all in one retry.
+// ValidationError lists the problems found in one input, so a model can fix
+// them all in one retry. At most MaxListedProblems are listed; Omitted
+// counts the rest, so that input built to fail in a million ways gets an
+// answer of a few kilobytes.
 type ValidationError struct {
 	Problems []Problem
+	// Omitted is the number of problems found but not listed.
+	Omitted int
+}
+
+// MaxListedProblems is the most problems a ValidationError lists.
+const MaxListedProblems = 20
+
+// maxFoundProblems bounds the problems one pass of decoding or validation
+// keeps while it runs; the rest are only counted.
+const maxFoundProblems = 200
+
+// invalid makes the error for probs, dropped more having been counted but
+// not kept.
+func invalid(probs []Problem, dropped int) *ValidationError {
+	e := &ValidationError{Problems: probs, Omitted: dropped}
+	if len(probs) > MaxListedProblems {
+		e.Problems, e.Omitted = probs[:MaxListedProblems:MaxListedProblems], dropped+len(probs)-MaxListedProblems
+	}
+	return e
+}
+
+// More words the problems not listed, or is "" when all are.
+func (e *ValidationError) More() string {
+	switch e.Omitted {
+	case 0:
+		return ""
+	case 1:
+		return "and 1 more problem, not listed; fix these and it will be reported"
+	}
+	return fmt.Sprintf("and %d more problems, not listed; fix these and they will be reported", e.Omitted)
 }
 
 func (e *ValidationError) Error() string {
-	lines := make([]string, len(e.Problems))
+	lines := make([]string, len(e.Problems), len(e.Problems)+1)
 	for i, p := range e.Problems {
 		lines[i] = p.String()
+	}
+	if more := e.More(); more != "" {
+		lines = append(lines, more)
 	}
 	return "invalid " + ToolName + " input: " + strings.Join(lines, "; ")
 }
@@ -35,19 +70,24 @@ func (e *ValidationError) ToolResult() string {
 	for _, p := range e.Problems {
 		fmt.Fprintf(&b, "- %s\n", p)
 	}
+	if more := e.More(); more != "" {
+		fmt.Fprintf(&b, "- %s\n", more)
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // Validate checks the limits of the schema and reports every violation.
 func (in Input) Validate() error {
-	if probs := in.problems(); len(probs) > 0 {
-		return &ValidationError{Problems: probs}
+	if probs, dropped := in.problems(nil); len(probs) > 0 {
+		return invalid(probs, dropped)
 	}
 	return nil
 }
 
-func (in Input) problems() []Problem {
-	var d decoder
+// problems checks in. decoded is the decoding pass that made in, or nil:
+// what it reported is not reported again.
+func (in Input) problems(decoded *decoder) ([]Problem, int) {
+	d := decoder{decoded: decoded}
 	n := len(in.Questions)
 	switch {
 	case n < MinQuestions:
@@ -57,6 +97,9 @@ func (in Input) problems() []Problem {
 	}
 	seen := map[string]int{}
 	for i, q := range in.Questions {
+		if decoded != nil && decoded.droppedIn[i] {
+			continue // its problems were counted, not kept: nothing to check against
+		}
 		path := fmt.Sprintf("questions[%d]", i)
 		if q.Question != "" {
 			k := FoldKey(q.Question)
@@ -68,7 +111,7 @@ func (in Input) problems() []Problem {
 		}
 		d.checkQuestion(path, q)
 	}
-	return d.probs
+	return d.probs, d.dropped
 }
 
 func (d *decoder) checkQuestion(path string, q Question) {
@@ -79,7 +122,11 @@ func (d *decoder) checkQuestion(path string, q Question) {
 		d.add(path+".header", "is required: give a short label of at most %d characters, such as \"Database\"", MaxHeaderChars)
 	}
 	if h := utf8.RuneCountInString(q.Header); h > MaxHeaderChars {
-		d.add(path+".header", "%q is %d characters, at most %d allowed; shorten it to a chip-sized label such as %q", q.Header, h, MaxHeaderChars, shortHeader(q.Header))
+		sized := Excerpt(q.Header) // names the length when it cuts
+		if h <= ExcerptChars {
+			sized += fmt.Sprintf(" is %d characters", h)
+		}
+		d.add(path+".header", "%s, at most %d allowed; shorten it to a chip-sized label such as %q", sized, MaxHeaderChars, shortHeader(q.Header))
 	}
 	n := len(q.Options)
 	switch {
@@ -98,10 +145,10 @@ func (d *decoder) checkQuestion(path string, q Question) {
 		case k == "":
 			d.add(p, "is empty; give a short label of 1 to 5 words")
 		case k == strings.ToLower(OtherLabel):
-			d.add(p, "%q is added automatically for free text; remove this option", o.Label)
+			d.add(p, "%s is added automatically for free text; remove this option", Excerpt(o.Label))
 		default:
 			if first, dup := seen[k]; dup {
-				d.add(p, "%q repeats options[%d]; labels must be unique within a question", o.Label, first)
+				d.add(p, "%s repeats options[%d]; labels must be unique within a question", Excerpt(o.Label), first)
 			} else {
 				seen[k] = j
 			}

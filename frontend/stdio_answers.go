@@ -19,8 +19,8 @@ func (s *Stdio) routeLocked(l *inLine) (*openSet, *lineErr) {
 		if set := s.findSetLocked(l.id); set != nil {
 			return set, nil
 		}
-		return nil, &lineErr{id: l.id, msg: fmt.Sprintf(`%s: no open question set has id %q; open: %s; set "id" to one of them`,
-			l.where(), l.id, openList(s.sets))}
+		return nil, &lineErr{id: echoID(l.id), msg: fmt.Sprintf(`%s: no open question set has id %s; open: %s; set "id" to one of them`,
+			l.where(), ask.Excerpt(l.id), openList(s.sets))}
 	}
 	if len(s.sets) == 1 {
 		return s.sets[0], nil
@@ -131,11 +131,11 @@ func findEntryQuestion(qs []ask.Question, e *inEntry, byLabel bool) (int, string
 			if byLabel {
 				field = `"question"`
 			}
-			return -1, fmt.Sprintf("%s: header %q is shared by the questions %s; use the full question text as %s instead",
-				e.path(), ask.Display(ref), strings.Join(texts, " and "), field)
+			return -1, fmt.Sprintf("%s: header %s is shared by the questions %s; use the full question text as %s instead",
+				e.path(), ask.Excerpt(ask.Display(ref)), strings.Join(texts, " and "), field)
 		case !ok:
-			return -1, fmt.Sprintf("%s: no question of this set is called %q; its questions are %s",
-				e.path(), ask.Display(ref), questionList(qs))
+			return -1, fmt.Sprintf("%s: no question of this set is called %s; its questions are %s",
+				e.path(), ask.Excerpt(ask.Display(ref)), questionList(qs))
 		case idx >= 0 && i != idx:
 			return -1, fmt.Sprintf(`%s: "header" and "question" name different questions; give just one`, e.path())
 		}
@@ -189,7 +189,7 @@ func mapValue(q ask.Question, v string) (labels []string, custom, msg string) {
 	case q.LabelIndex(t) >= 0:
 		return []string{t}, "", ""
 	case ask.FoldKey(t) == "other":
-		return nil, "", fmt.Sprintf(`%q is not an answer; for free text, give the text itself as the value`, t)
+		return nil, "", fmt.Sprintf(`%s is not an answer; for free text, give the text itself as the value`, ask.Excerpt(t))
 	}
 	if q.MultiSelect {
 		for part := range strings.SplitSeq(t, ",") {

@@ -63,7 +63,7 @@ func (e *inEntry) path() string {
 	if e.index >= 0 {
 		return fmt.Sprintf("answers[%d]", e.index)
 	}
-	return fmt.Sprintf("answers[%q]", e.key)
+	return "answers[" + ask.Excerpt(e.key) + "]"
 }
 
 // refs returns the names the entry gives its question; unused ones are "".
@@ -94,6 +94,12 @@ func decodeLine(line []byte, n int, input string) (lineKind, inLine, *lineErr) {
 	if err := json.Unmarshal(line, &v); err != nil {
 		return 0, inLine{}, &lineErr{msg: notJSON(line, n, input, err), example: true}
 	}
+	if where, key, dup := duplicateKey(line); dup {
+		if where == "" {
+			return 0, inLine{}, &lineErr{msg: fmt.Sprintf("%s line %d gives %s twice; give each field once", input, n, ask.Excerpt(key))}
+		}
+		return 0, inLine{}, &lineErr{msg: fmt.Sprintf("%s line %d gives %s twice in %s; give each key once", input, n, ask.Excerpt(key), where)}
+	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return 0, inLine{}, &lineErr{msg: fmt.Sprintf("%s line %d is %s, not a JSON object; send one JSON object per line", input, n, describe(v)), example: true}
@@ -109,7 +115,7 @@ func decodeLine(line []byte, n int, input string) (lineKind, inLine, *lineErr) {
 	}
 	l := inLine{input: input, n: n, source: ask.SourceProgram}
 	fail := func(example bool, format string, args ...any) (lineKind, inLine, *lineErr) {
-		return 0, inLine{}, &lineErr{id: l.id, msg: l.where() + ": " + fmt.Sprintf(format, args...), example: example}
+		return 0, inLine{}, &lineErr{id: echoID(l.id), msg: l.where() + ": " + fmt.Sprintf(format, args...), example: example}
 	}
 	if v, ok := obj["id"]; ok {
 		if l.id, _ = v.(string); l.id == "" {
@@ -117,7 +123,7 @@ func decodeLine(line []byte, n int, input string) (lineKind, inLine, *lineErr) {
 		}
 	}
 	if k, found := unknownKey(obj, lineFields); found {
-		return fail(true, "%q is not a field of an answer line; remove it (fields: %s)", k, strings.Join(lineFields, ", "))
+		return fail(true, "%s is not a field of an answer line; remove it (fields: %s)", ask.Excerpt(k), strings.Join(lineFields, ", "))
 	}
 	if v, ok := obj["source"]; ok {
 		switch v {
@@ -174,7 +180,7 @@ func parseEntry(e *inEntry, i int, item any) string {
 		return fmt.Sprintf(`%s must be an object such as {"header":"Database","selectedOptions":["PostgreSQL"]}, got %s`, e.path(), describe(item))
 	}
 	if k, found := unknownKey(obj, entryFields); found {
-		return fmt.Sprintf("%s: %q is not a field of an answer; remove it (fields: %s)", e.path(), k, strings.Join(entryFields, ", "))
+		return fmt.Sprintf("%s: %s is not a field of an answer; remove it (fields: %s)", e.path(), ask.Excerpt(k), strings.Join(entryFields, ", "))
 	}
 	for _, f := range [...]struct {
 		name string
@@ -205,6 +211,20 @@ func parseEntry(e *inEntry, i int, item any) string {
 		}
 	}
 	return ""
+}
+
+// maxEchoedID is the longest id of an input line that its error line
+// repeats. Question set ids are tool-use ids or uuids, a few dozen bytes;
+// an error line need not repeat a megabyte of something else.
+const maxEchoedID = 256
+
+// echoID is the id an error line about a line with id gives: the id, or ""
+// when it is too long to be one.
+func echoID(id string) string {
+	if len(id) > maxEchoedID {
+		return ""
+	}
+	return id
 }
 
 // notJSON explains why a line could not be decoded, and where.

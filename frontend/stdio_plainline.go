@@ -99,7 +99,7 @@ func (sc *plainScanner) plainAnswers() ([]inEntry, bool) {
 	slices.SortFunc(entries, func(a, b inEntry) int { return strings.Compare(a.key, b.key) })
 	for i := 1; i < len(entries); i++ {
 		if entries[i].key == entries[i-1].key {
-			return nil, false // decodeLine keeps the last; leave it to decodeLine
+			return nil, false // ambiguous: decodeLine rejects it with an error line
 		}
 	}
 	return entries, true

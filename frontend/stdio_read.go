@@ -48,10 +48,9 @@ func (s *Stdio) readLoop() {
 		case tooLong:
 			e = &lineErr{msg: fmt.Sprintf("%s line %d is longer than the limit of %d bytes and was discarded; send each answer as one shorter line", s.name(), lr.n, s.max)}
 		case len(line) > 0:
-			e = s.handleLocked(line, lr.n)
-		}
-		if err != nil {
-			s.endLocked(err)
+			// A last line without a newline is read like any other; if it
+			// is bad, the writer may have been cut off mid-line: say so.
+			e = s.handleLocked(line, lr.n, errors.Is(err, io.EOF))
 		}
 		s.mu.Unlock()
 		if e != nil {
@@ -62,6 +61,11 @@ func (s *Stdio) readLoop() {
 			s.outMu.Unlock()
 		}
 		if err != nil {
+			// Only now, after the error line about the last line is out:
+			// the sets fail here, and a process exits once Ask returns.
+			s.mu.Lock()
+			s.endLocked(err)
+			s.mu.Unlock()
 			return
 		}
 	}
@@ -69,10 +73,13 @@ func (s *Stdio) readLoop() {
 
 // handleLocked acts on one input line: a user line is handed to NextUser,
 // an answer line is applied or queued.
-func (s *Stdio) handleLocked(line []byte, n int) *lineErr {
+func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 	kind, l, e := parseLine(line, n, s.name())
 	switch {
 	case e != nil:
+		if unterminated {
+			e.msg += fmt.Sprintf("; %s ended in the middle of this line (no newline after it), so it may have been cut short", s.name())
+		}
 		if e.example {
 			e.msg += "; for example " + s.exampleLocked()
 		}

@@ -88,6 +88,7 @@ func newApp(e *env) *cli.App {
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
 		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
+		cmd.Before = checkDurations
 	}
 	return app
 }

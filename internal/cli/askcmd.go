@@ -133,13 +133,17 @@ func describeInvalid(name string, err error) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: invalid %s input (%d problem", name, ask.ToolName, len(ve.Problems))
-	if len(ve.Problems) != 1 {
+	n := len(ve.Problems) + ve.Omitted
+	fmt.Fprintf(&b, "%s: invalid %s input (%d problem", name, ask.ToolName, n)
+	if n != 1 {
 		b.WriteString("s")
 	}
 	b.WriteString("):")
 	for _, p := range ve.Problems {
 		b.WriteString("\n  " + p.String())
+	}
+	if more := ve.More(); more != "" {
+		b.WriteString("\n  " + more)
 	}
 	return fmt.Errorf("%s%w", b.String(), errorMark{ve})
 }

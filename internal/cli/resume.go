@@ -32,6 +32,11 @@ func runResume(c *cli.Context, e *env) error {
 	if c.NArg() > 1 {
 		return usageErrorf("resume takes one session id, got %d arguments", c.NArg())
 	}
+	if c.NArg() == 1 && c.Args().First() == "" {
+		// Most likely "$ID" with ID unset: resuming the latest session
+		// instead could answer someone else's question.
+		return usageErrorf("resume: the session id is empty; give one (askuser sessions lists them), or no argument for the most recent session")
+	}
 	o, err := readRunOptions(c, e)
 	if err != nil {
 		return err

@@ -31,6 +31,9 @@ func runRun(c *cli.Context, e *env) error {
 	}
 	store := sessionStore(c, e)
 	var sess *session.Session
+	if c.IsSet("resume") && c.String("resume") == "" {
+		return usageErrorf("--resume: the session id is empty; give one (askuser sessions lists them), or --continue for the most recent session")
+	}
 	if id := c.String("resume"); id != "" || c.Bool("continue") {
 		if id != "" && c.Bool("continue") {
 			return usageErrorf("give --resume ID or --continue, not both")
@@ -104,7 +107,7 @@ func openSession(store *session.Store, id string) (*session.Session, error) {
 		}
 	}
 	s, err := store.Open(id)
-	if errors.Is(err, session.ErrNotFound) {
+	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
 		return nil, withCode(ExitUsage, err)
 	}
 	return s, err

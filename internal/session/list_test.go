@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,12 @@ func TestIDPrefixLookup(t *testing.T) {
 		}
 	}
 	_, err := st.Open("abc")
-	if err == nil || err.Error() != `session id "abc" is ambiguous (2 sessions start with it); give more of it` {
-		t.Errorf("Open(abc) err %v, want it ambiguous between 2", err)
+	if !errors.Is(err, session.ErrAmbiguous) || err.Error() != `ambiguous session id: "abc" is the start of 2 sessions (abc-1, abc-10); give more of it` {
+		t.Errorf("Open(abc) err %v, want it ambiguous between abc-1 and abc-10", err)
 	}
-	for _, ref := range []string{"nope", "", "../abc-1", ".hidden", `abc\1`} {
+	// Not patterns, not paths: each is refused, though each would match
+	// a session as a glob or a path.
+	for _, ref := range []string{"nope", "", "../abc-1", ".hidden", `abc\1`, "*", "?", "abc-1?", "[a]bc-1", "x*", "abc-1/", "..", "abc-1.jsonl", "abc 1"} {
 		if _, err := st.Open(ref); !errors.Is(err, session.ErrNotFound) {
 			t.Errorf("Open(%q) err %v, want ErrNotFound", ref, err)
 		}
@@ -145,5 +148,43 @@ func TestListInterruptedVersusRunning(t *testing.T) {
 	defer held.Close()
 	if got := status(); got != "running" {
 		t.Errorf("held session listed as %q, want running", got)
+	}
+}
+
+// TestIDLookupManyCandidates: an ambiguous prefix names its candidates,
+// ten at most, and counts the rest; an unknown one is not found.
+func TestIDLookupManyCandidates(t *testing.T) {
+	st := newStore(t)
+	for i := range 12 {
+		create(t, st, session.Meta{ID: fmt.Sprintf("cafe%02d", i)}, waitingSteps("p")...)
+	}
+	_, err := st.Load("cafe")
+	want := `ambiguous session id: "cafe" is the start of 12 sessions (cafe00, cafe01, cafe02, cafe03, cafe04, cafe05, cafe06, cafe07, cafe08, cafe09 and 2 more); give more of it`
+	if !errors.Is(err, session.ErrAmbiguous) || err.Error() != want {
+		t.Errorf("Load(cafe) err %v\nwant %s", err, want)
+	}
+	if _, err := st.Load("cafe1"); !errors.Is(err, session.ErrAmbiguous) || !strings.Contains(err.Error(), "(cafe10, cafe11)") {
+		t.Errorf("Load(cafe1) err %v, want it ambiguous between cafe10 and cafe11", err)
+	}
+	if s, err := st.Load("cafe11"); err != nil || s.Meta.ID != "cafe11" {
+		t.Errorf("Load(cafe11) = %v, %v; want session cafe11", s, err)
+	}
+	if _, err := st.Load("beef"); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("Load(beef) err %v, want ErrNotFound", err)
+	}
+}
+
+// TestStateDirWithPatternCharacters: a state directory whose name holds
+// glob characters is a directory like any other.
+func TestStateDirWithPatternCharacters(t *testing.T) {
+	st := newStore(t)
+	st.Dir = filepath.Join(st.Dir, "[state]*")
+	create(t, st, session.Meta{ID: "d00d"}, waitingSteps("p")...)
+	list, err := st.List()
+	if err != nil || len(list) != 1 || list[0].ID != "d00d" {
+		t.Fatalf("List() = %v, %v; want session d00d", list, err)
+	}
+	if s, err := st.Load("d0"); err != nil || s.Meta.ID != "d00d" {
+		t.Errorf("Load(d0) = %v, %v; want session d00d", s, err)
 	}
 }

@@ -3,7 +3,9 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -191,23 +193,83 @@ func (s *Session) apply(r record, line int) error {
 	return nil
 }
 
-// find resolves an id or a unique prefix of one to a journal path.
+// find resolves an id, or a prefix of one that only one session has, to a
+// journal path. An id is letters, digits, "-" and "_" (ours are uuids); it
+// is compared as a string, never used as a pattern or a path, so "*",
+// "?", "[", "/" and ".." are not ids.
 func (st *Store) find(id string) (string, error) {
-	if id == "" || strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
-		return "", fmt.Errorf("%w: %q is not a session id", ErrNotFound, id)
+	if !validID(id) {
+		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, excerpt(id))
 	}
 	path := filepath.Join(st.sessionsDir(), id+".jsonl")
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	matches, _ := filepath.Glob(filepath.Join(st.sessionsDir(), id+"*.jsonl"))
+	ids, err := st.ids()
+	if err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, have := range ids {
+		if strings.HasPrefix(have, id) {
+			matches = append(matches, have)
+		}
+	}
 	switch len(matches) {
 	case 1:
-		return matches[0], nil
+		return filepath.Join(st.sessionsDir(), matches[0]+".jsonl"), nil
 	case 0:
 		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.sessionsDir())
 	}
-	return "", fmt.Errorf("session id %q is ambiguous (%d sessions start with it); give more of it", id, len(matches))
+	sort.Strings(matches)
+	listed := matches[:min(len(matches), 10)]
+	more := ""
+	if len(matches) > len(listed) {
+		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
+	}
+	return "", fmt.Errorf("%w: %q is the start of %d sessions (%s%s); give more of it",
+		ErrAmbiguous, id, len(matches), strings.Join(listed, ", "), more)
+}
+
+// ErrAmbiguous is returned for a session id prefix that several sessions
+// have.
+var ErrAmbiguous = errors.New("ambiguous session id")
+
+func validID(id string) bool {
+	for _, c := range []byte(id) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return id != ""
+}
+
+// excerpt quotes at most 60 bytes of an id that is not one.
+func excerpt(id string) string {
+	if len(id) > 60 {
+		return fmt.Sprintf("%q… (%d bytes)", id[:60], len(id))
+	}
+	return fmt.Sprintf("%q", id)
+}
+
+// ids lists the ids of the journals in the sessions directory; a journal
+// whose name is not an id is listed too, so that askuser sessions shows it
+// (as damaged: it cannot be loaded by that name).
+func (st *Store) ids() ([]string, error) {
+	entries, err := os.ReadDir(st.sessionsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !e.IsDir() {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // Summary is one line of askuser sessions.
@@ -229,13 +291,13 @@ type Summary struct {
 // List summarises every session, most recently updated first. A journal
 // that cannot be read is listed with its error, not skipped.
 func (st *Store) List() ([]Summary, error) {
-	paths, err := filepath.Glob(filepath.Join(st.sessionsDir(), "*.jsonl"))
+	ids, err := st.ids()
 	if err != nil {
 		return nil, err
 	}
 	var out []Summary
-	for _, p := range paths {
-		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	for _, id := range ids {
+		p := filepath.Join(st.sessionsDir(), id+".jsonl")
 		s, err := st.Load(id)
 		if err != nil {
 			fi, _ := os.Stat(p)
