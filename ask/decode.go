@@ -79,6 +79,15 @@ func questionIndex(path string) (int, bool) {
 func decodeInput(data []byte) (Input, *decoder) {
 	d := &decoder{}
 	var in Input
+	if json.Valid(data) {
+		if where, key, dup := DuplicateKey(data); dup {
+			if where == "" {
+				where = "input"
+			}
+			d.add(where, "gives %s twice; give each key once (JSON would keep only the last)", Excerpt(key))
+			return in, d
+		}
+	}
 	obj, ok := d.object("input", data, `an object {"questions": [...]}`)
 	if !ok {
 		return in, d

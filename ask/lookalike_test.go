@@ -123,3 +123,24 @@ func TestHugeOtherLookAlike(t *testing.T) {
 		t.Errorf("tool result is %d bytes; want at most 4 KiB, about Other, with the length: %.300s", len(text), text)
 	}
 }
+
+// A model's input that names a member twice is ambiguous: JSON would keep
+// only the last, and a question set or a label would vanish unseen.
+func TestParseRejectsDuplicateKeys(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"questions":[],"questions":[{"question":"Q?","header":"H","options":[{"label":"A"},{"label":"B"}]}]}`:                  `input: gives "questions" twice`,
+		`{"questions":[{"question":"Q?","header":"H","options":[{"label":"A","label":"Z"},{"label":"B"}],"multiSelect":false}]}`: `gives "label" twice`,
+	} {
+		_, err := Parse([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%s) = %v, want an error with %q", in, err, want)
+		}
+	}
+}
+
+func TestRecommendedWithInvisibleCharacters(t *testing.T) {
+	l := "Staging (Recommended\u200b)"
+	if !IsRecommended(l) || BareLabel(l) != "Staging" {
+		t.Errorf("IsRecommended %v, BareLabel %q; a label that reads as recommended is", IsRecommended(l), BareLabel(l))
+	}
+}

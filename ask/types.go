@@ -67,14 +67,25 @@ type Request struct {
 // ignoring case and surrounding space.
 func IsRecommended(label string) bool {
 	l := strings.TrimSpace(label)
-	return len(l) >= len(recommendedSuffix) &&
-		strings.EqualFold(l[len(l)-len(recommendedSuffix):], recommendedSuffix)
+	if hasSuffixFold(l, recommendedSuffix) {
+		return true
+	}
+	// What a person sees decides: "(Recommended\u200b)" reads as
+	// recommended, so it is.
+	return !isPlain(l) && hasSuffixFold(strings.TrimSpace(Display(l)), recommendedSuffix)
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 // BareLabel returns the label without a trailing "(Recommended)" and
 // without surrounding space. Results always use bare labels.
 func BareLabel(label string) string {
 	l := strings.TrimSpace(label)
+	if !hasSuffixFold(l, recommendedSuffix) && IsRecommended(l) {
+		l = strings.TrimSpace(Display(l)) // the suffix was hidden among invisible characters
+	}
 	if IsRecommended(l) {
 		l = strings.TrimSpace(l[:len(l)-len(recommendedSuffix)])
 	}

@@ -61,9 +61,9 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a\\b":1,"a\u005cb":2}`, "", `a\b`, true},
 		{`{"":1,"":2}`, "", "", true},
 	} {
-		where, key, found := duplicateKey([]byte(tc.line))
+		where, key, found := ask.DuplicateKey([]byte(tc.line))
 		if where != tc.where || key != tc.key || found != tc.found {
-			t.Errorf("duplicateKey(%s) = %q, %q, %v; want %q, %q, %v", tc.line, where, key, found, tc.where, tc.key, tc.found)
+			t.Errorf("ask.DuplicateKey(%s) = %q, %q, %v; want %q, %q, %v", tc.line, where, key, found, tc.where, tc.key, tc.found)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func decodeLine(line []byte, n int, input string) (lineKind, inLine, *lineErr) {
 	if err := json.Unmarshal(line, &v); err != nil {
 		return 0, inLine{}, &lineErr{msg: notJSON(line, n, input, err), example: true}
 	}
-	if where, key, dup := duplicateKey(line); dup {
+	if where, key, dup := ask.DuplicateKey(line); dup {
 		if where == "" {
 			return 0, inLine{}, &lineErr{msg: fmt.Sprintf("%s line %d gives %s twice; give each field once", input, n, ask.Excerpt(key))}
 		}

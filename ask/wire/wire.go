@@ -19,6 +19,10 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -111,7 +115,11 @@ func NewNotice(id, sessionID, event, msg string) Notice {
 	return Notice{Type: TypeNotice, ID: id, SessionID: sessionID, Event: event, Message: msg}
 }
 
-// Encode returns v as one line ending in "\n".
+// Encode returns v as one line ending in "\n". Beyond encoding/json's
+// escapes, C1 control characters and invisible format characters
+// (bidirectional overrides, zero-width characters) are written as \u
+// escapes: the text is the same, and a line shown raw (cat, jq -c) cannot
+// reorder or hide what is on the screen.
 func Encode(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -122,5 +130,35 @@ func Encode(v any) []byte {
 		b.Reset()
 		_ = enc.Encode(NewError("", "askuser could not encode a line: "+err.Error()))
 	}
-	return b.Bytes()
+	return escapeInvisible(b.Bytes())
+}
+
+// escapeInvisible writes C1 controls and format characters as \u escapes.
+// In valid JSON such runes can only be inside strings, where an escape
+// means the same rune.
+func escapeInvisible(line []byte) []byte {
+	i := 0
+	for i < len(line) && line[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(line) {
+		return line // ASCII: the common case
+	}
+	out := make([]byte, 0, len(line)+16)
+	out = append(out, line[:i]...)
+	for i < len(line) {
+		r, size := utf8.DecodeRune(line[i:])
+		if (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r) {
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		} else {
+			out = append(out, line[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

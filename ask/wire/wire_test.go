@@ -87,3 +87,22 @@ func TestErrorAndNoticeLines(t *testing.T) {
 		t.Errorf("notice keys %s", got)
 	}
 }
+
+// Text is carried exactly, but runes that would change what a raw line
+// shows are escaped.
+func TestEncodeEscapesInvisible(t *testing.T) {
+	in := "bidi \u202egnp.exe\u202c zw Prod\u200buction c1 \u009b31m tag \U000E0041 keep é 日本 👍"
+	line := wire.Encode(wire.NewError("", in))
+	for _, raw := range []string{"\u202e", "\u200b", "\u009b", "\U000E0041"} {
+		if bytes.Contains(line, []byte(raw)) {
+			t.Errorf("line %q carries %U raw", line, []rune(raw)[0])
+		}
+	}
+	var back struct{ Error string }
+	if err := json.Unmarshal(line, &back); err != nil || back.Error != in {
+		t.Errorf("round trip: %q, %v; want the exact text", back.Error, err)
+	}
+	if !bytes.Contains(line, []byte("é 日本 👍")) {
+		t.Errorf("line %q escapes visible text", line)
+	}
+}

@@ -1,4 +1,4 @@
-package frontend
+package ask
 
 import (
 	"bytes"
@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/ask"
 )
 
 // encoding/json keeps the last of two members with the same name, so
 // {"answers":{"Database":"SQLite","Database":"PostgreSQL"}} would answer
-// PostgreSQL and drop SQLite without a word. A line that names a member
-// twice is ambiguous, and is rejected like any other bad line.
+// PostgreSQL and drop SQLite without a word, and a model's input with two
+// "questions" would lose one set. JSON that names a member twice is
+// ambiguous, and is rejected like any other bad input.
 
 // dupFrame is one object or array being scanned.
 type dupFrame struct {
@@ -24,12 +23,12 @@ type dupFrame struct {
 	index   int
 }
 
-// duplicateKey reports the first member name that appears twice in one
+// DuplicateKey reports the first member name that appears twice in one
 // object of line, which must be valid JSON, and where that object is
 // ("" at the top level, else a path such as answers or answers[0]). Names
 // are compared as encoding/json decodes them: escapes resolved, invalid
 // UTF-8 replaced.
-func duplicateKey(line []byte) (where, key string, found bool) {
+func DuplicateKey(line []byte) (where, key string, found bool) {
 	var stack []dupFrame
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; c {
@@ -108,7 +107,7 @@ func dupPath(frames []dupFrame) string {
 		case i == 0 && isFieldName(f.name):
 			b.WriteString(f.name)
 		default:
-			fmt.Fprintf(&b, "[%s]", ask.Excerpt(f.name))
+			fmt.Fprintf(&b, "[%s]", Excerpt(f.name))
 		}
 	}
 	return b.String()
