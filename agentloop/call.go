@@ -71,10 +71,7 @@ func (c *Call) Record(key string, v any) error {
 // SessionValue returns what a call of this session recorded with
 // SetSessionValue under key. Unlike a Step it outlives the call.
 func (c *Call) SessionValue(key string) (json.RawMessage, bool) {
-	c.loop.mu.Lock()
-	defer c.loop.mu.Unlock()
-	v, ok := c.st.Session[key]
-	return v, ok
+	return c.st.Session.Get(key)
 }
 
 // SetSessionValue durably records v under key for the rest of the session

@@ -38,4 +38,7 @@ type Event struct {
 	// earlier run (askuser resume).
 	Late bool
 	Note string
+	// ParentToolUseID is set on the events of a sub-agent: the id of the
+	// Task call that runs it (as Claude Code's stream-json has it).
+	ParentToolUseID string
 }

@@ -101,9 +101,12 @@ type Loop struct {
 	// Now is the clock (time.Now if nil).
 	Now func() time.Time
 
-	mu        sync.Mutex // guards State, Journal and askedHere while calls run concurrently
-	emitMu    sync.Mutex // serialises calls to Observe
-	askMu     sync.Mutex // one question set at a time at a frontend that is not Concurrent
+	mu     sync.Mutex // guards State, Journal and askedHere while calls run concurrently
+	emitMu sync.Mutex // serialises calls to Observe
+	// askMu lets one question set at a time reach a frontend that is not
+	// Concurrent; a sub-agent's loop shares its parent's.
+	askMu     *sync.Mutex
+	initOnce  sync.Once
 	askedHere map[string]bool
 }
 
@@ -122,7 +125,17 @@ func (l *Loop) Run(ctx context.Context, st *State, prompt *Message) Outcome {
 	return out
 }
 
+// init sets what a loop shares with its sub-agents' loops.
+func (l *Loop) init() {
+	l.initOnce.Do(func() {
+		if l.askMu == nil {
+			l.askMu = &sync.Mutex{}
+		}
+	})
+}
+
 func (l *Loop) run(ctx context.Context, st *State, prompt *Message) (out Outcome) {
+	l.init()
 	fail := func(status Status, err error) Outcome {
 		out.Status, out.Err = status, err
 		return out

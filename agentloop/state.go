@@ -3,6 +3,7 @@ package agentloop
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -36,15 +37,19 @@ type State struct {
 	// Steps holds what each call recorded (Call.Record), by tool_use id
 	// and key.
 	Steps map[string]map[string]json.RawMessage
-	// Session holds values that outlive their call (Call.SetSessionValue).
-	Session map[string]json.RawMessage
+	// Session holds values that outlive their call (Call.SetSessionValue);
+	// a sub-agent's conversation shares its parent's.
+	Session *Values
+	// Children holds the conversations of sub-agents started by calls of
+	// the last assistant message (the Task tool), by tool_use id.
+	Children map[string]*State
 	// order lists the question sets of AskedAt in the order they were asked.
 	order []string
 }
 
 // NewState returns an empty conversation.
 func NewState() *State {
-	s := &State{Session: map[string]json.RawMessage{}}
+	s := &State{Session: &Values{}}
 	s.resetCalls()
 	return s
 }
@@ -56,7 +61,29 @@ func (s *State) resetCalls() {
 	s.AskedBy = map[string]string{}
 	s.Replies = map[string][]ask.Answer{}
 	s.Steps = map[string]map[string]json.RawMessage{}
+	s.Children = map[string]*State{}
 	s.order = nil
+}
+
+// Child returns the conversation of the sub-agent started by call
+// toolUseID, creating it empty.
+func (s *State) Child(toolUseID string) *State {
+	c, ok := s.Children[toolUseID]
+	if !ok {
+		c = NewState()
+		c.Session = s.Session
+		s.Children[toolUseID] = c
+	}
+	return c
+}
+
+// Descendant returns the conversation at path, the tool_use ids of the
+// Task calls that lead to it from s, creating what is missing.
+func (s *State) Descendant(path []string) *State {
+	for _, id := range path {
+		s = s.Child(id)
+	}
+	return s
 }
 
 // last returns the last message, or nil.
@@ -95,6 +122,11 @@ func (s *State) PendingQuestions() []ask.Request {
 	for _, id := range s.order {
 		if _, answered := s.Replies[id]; !answered && pending[s.AskedBy[id]] {
 			out = append(out, s.Questions[id])
+		}
+	}
+	for _, b := range s.Pending() {
+		if c, ok := s.Children[b.ID]; ok {
+			out = append(out, c.PendingQuestions()...)
 		}
 	}
 	return out
@@ -152,7 +184,7 @@ func (s *State) NoteReplied(requestID string, answers []ask.Answer) {
 // SetStep records a call's step; toolUseID "" is a session value.
 func (s *State) SetStep(toolUseID, key string, value json.RawMessage) {
 	if toolUseID == "" {
-		s.Session[key] = value
+		s.Session.Set(key, value)
 		return
 	}
 	if s.Steps[toolUseID] == nil {
@@ -192,6 +224,31 @@ func (s *State) FinalText() string {
 		}
 	}
 	return ""
+}
+
+// Values are a session's values that outlive their call, safe for the
+// concurrent use of sub-agents' loops.
+type Values struct {
+	mu sync.Mutex
+	m  map[string]json.RawMessage
+}
+
+// Get returns the value under key.
+func (v *Values) Get(key string) (json.RawMessage, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	x, ok := v.m[key]
+	return x, ok
+}
+
+// Set records value under key.
+func (v *Values) Set(key string, value json.RawMessage) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil {
+		v.m = map[string]json.RawMessage{}
+	}
+	v.m[key] = value
 }
 
 // uniqueToolUseIDs gives every tool use of an assistant message its own

@@ -50,7 +50,7 @@ func TestRoundTripOpenCall(t *testing.T) {
 	if len(s.State.Steps) != 0 || len(s.State.Replies) != 0 || len(s.State.AskedBy) != 0 {
 		t.Errorf("steps %v, replies %v, asked %v after the results message; want none", s.State.Steps, s.State.Replies, s.State.AskedBy)
 	}
-	if got := string(s.State.Session["grant:mcp__fs"]); got != `{"by":"person"}` {
+	if got, _ := s.State.Session.Get("grant:mcp__fs"); string(got) != `{"by":"person"}` {
 		t.Errorf("session value %q, want it kept for the rest of the session", got)
 	}
 }

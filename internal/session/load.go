@@ -163,27 +163,27 @@ func (s *Session) apply(r record, line int) error {
 		if r.Message == nil {
 			return fmt.Errorf("message record without a message")
 		}
-		s.State.Append(*r.Message)
+		s.target(r).Append(*r.Message)
 	case recAsked:
 		if r.Request == nil {
 			return fmt.Errorf("asked record without a question set")
 		}
-		s.State.NoteAsked(*r.Request, r.ToolUseID, r.At)
+		s.target(r).NoteAsked(*r.Request, r.ToolUseID, r.At)
 	case recReplied:
 		if r.RequestID == "" {
 			return fmt.Errorf("replied record without a request id")
 		}
-		s.State.NoteReplied(r.RequestID, r.Answers)
+		s.target(r).NoteReplied(r.RequestID, r.Answers)
 	case recStep:
 		if r.Key == "" || r.Value == nil {
 			return fmt.Errorf("step record without a key or a value")
 		}
-		s.State.SetStep(r.ToolUseID, r.Key, r.Value)
+		s.target(r).SetStep(r.ToolUseID, r.Key, r.Value)
 	case recAnswered:
 		if r.Result == nil {
 			return fmt.Errorf("answered record without a result")
 		}
-		s.State.Results[r.ToolUseID] = *r.Result
+		s.target(r).Results[r.ToolUseID] = *r.Result
 	case recStatus:
 		s.Status, s.Detail = r.Status, r.Detail
 	default:
@@ -191,6 +191,15 @@ func (s *Session) apply(r record, line int) error {
 	}
 	s.Updated = r.At
 	return nil
+}
+
+// target is the conversation a record belongs to: the session's, or a
+// sub-agent's.
+func (s *Session) target(r record) *agentloop.State {
+	if r.Parent == "" {
+		return s.State
+	}
+	return s.State.Descendant(strings.Split(r.Parent, "/"))
 }
 
 // find resolves an id, or a prefix of one that only one session has, to a

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
@@ -63,6 +64,10 @@ type record struct {
 	Result    *agentloop.Block   `json:"result,omitempty"`
 	Answers   []ask.Answer       `json:"answers,omitempty"`
 
+	// Parent is set on the records of a sub-agent's conversation: the
+	// tool_use ids of the Task calls that lead to it, joined by "/".
+	Parent string `json:"parent,omitempty"`
+
 	Status string           `json:"status,omitempty"`
 	Detail string           `json:"detail,omitempty"`
 	Turns  int              `json:"turns,omitempty"`
@@ -96,6 +101,8 @@ type Session struct {
 	f      *os.File
 	unlock func()
 	now    func() time.Time
+	// mu serialises appends: sub-agents' loops journal concurrently.
+	mu sync.Mutex
 }
 
 // Path is the journal file.
@@ -126,6 +133,44 @@ func (s *Session) Answered(id string, result agentloop.Block, answers []ask.Answ
 	return s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers})
 }
 
+// Child returns the journal of the sub-agent started by call toolUseID
+// (agentloop.ChildJournal): its records go into this session's file,
+// marked with their parent, and load into State.Children.
+func (s *Session) Child(toolUseID string) agentloop.Journal {
+	return &childJournal{s: s, parent: toolUseID}
+}
+
+// childJournal is a sub-agent's journal inside its parent's session.
+type childJournal struct {
+	s      *Session
+	parent string
+}
+
+func (c *childJournal) Message(m agentloop.Message) error {
+	return c.s.append(record{Type: recMessage, Message: &m, Parent: c.parent})
+}
+
+func (c *childJournal) Asked(req ask.Request, toolUseID string, at time.Time) error {
+	return c.s.append(record{Type: recAsked, At: at, Request: &req, ToolUseID: toolUseID, Parent: c.parent})
+}
+
+func (c *childJournal) Replied(requestID string, answers []ask.Answer) error {
+	return c.s.append(record{Type: recReplied, RequestID: requestID, Answers: answers, Parent: c.parent})
+}
+
+func (c *childJournal) Step(toolUseID, key string, value json.RawMessage) error {
+	return c.s.append(record{Type: recStep, ToolUseID: toolUseID, Key: key, Value: value, Parent: c.parent})
+}
+
+func (c *childJournal) Answered(id string, result agentloop.Block, answers []ask.Answer) error {
+	return c.s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers, Parent: c.parent})
+}
+
+// Child is the journal of a sub-agent's own sub-agent.
+func (c *childJournal) Child(toolUseID string) agentloop.Journal {
+	return &childJournal{s: c.s, parent: c.parent + "/" + toolUseID}
+}
+
 // SetStatus records how a run ended.
 func (s *Session) SetStatus(status, detail string, turns int, usage agentloop.Usage) error {
 	s.Status, s.Detail = status, detail
@@ -145,6 +190,8 @@ func (s *Session) Close() error {
 
 // append writes one record durably: one write, then a sync.
 func (s *Session) append(r record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.f == nil {
 		return fmt.Errorf("session %s is closed", s.Meta.ID)
 	}
