@@ -48,6 +48,9 @@ func (c *Call) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if req.Agent == "" {
 		req.Agent = c.loop.Agent
 	}
+	// A sub-agent's sets are named under its Task call: two children
+	// whose models both say call_0 must not answer each other's questions.
+	req.ID = c.loop.idPrefix + req.ID
 	return c.loop.ask(ctx, c.st, c.ID, req)
 }
 

@@ -105,8 +105,11 @@ type Loop struct {
 	emitMu sync.Mutex // serialises calls to Observe
 	// askMu lets one question set at a time reach a frontend that is not
 	// Concurrent; a sub-agent's loop shares its parent's.
-	askMu     *sync.Mutex
-	initOnce  sync.Once
+	askMu    *sync.Mutex
+	initOnce sync.Once
+	// idPrefix names a sub-agent's question sets: its Task calls' ids,
+	// each followed by "/".
+	idPrefix  string
 	askedHere map[string]bool
 }
 

@@ -109,11 +109,14 @@ func TestTwoChildrenAskThroughTheParent(t *testing.T) {
 			agents := map[string]string{}
 			for _, q := range fe.Asked() {
 				agents[q.Questions[0].Header] = q.Agent
+				if !strings.HasPrefix(q.ID, "toolu_ta/") && !strings.HasPrefix(q.ID, "toolu_tb/") {
+					t.Errorf("question set id %q is not named under its Task call", q.ID)
+				}
 			}
 			if agents["Database"] != "Pick the database" || agents["Auth"] != "Pick the auth" {
 				t.Errorf("agents %v; each question carries the sub-agent that asks", agents)
 			}
-			if p, _ := parents.Load("toolu_q1"); p != "toolu_ta" {
+			if p, _ := parents.Load("toolu_ta/toolu_q1"); p != "toolu_ta" {
 				t.Errorf("the first child's question event has parent %v, want toolu_ta", p)
 			}
 			got := results(prov.callsOf("go")[1])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"strings"
 
@@ -19,13 +20,21 @@ import (
 // stopped. In a turn's text, {{tool_results}} is replaced with the content
 // of the tool results the model was just sent.
 type Script struct {
-	path  string
-	model string
-	turns []scriptTurn
+	path      string
+	model     string
+	turns     []scriptTurn
+	subagents map[string][]scriptTurn
 }
 
 type scriptFile struct {
 	Model string       `yaml:"model"`
+	Turns []scriptTurn `yaml:"turns"`
+	// Subagents script the conversations of sub-agents (the Task tool),
+	// by the prompt the parent gave them.
+	Subagents map[string]scriptConversation `yaml:"subagents"`
+}
+
+type scriptConversation struct {
 	Turns []scriptTurn `yaml:"turns"`
 }
 
@@ -53,20 +62,37 @@ func LoadScript(path string) (*Script, error) {
 	if len(f.Turns) == 0 {
 		return nil, fmt.Errorf("model script %s: no turns; write turns: [{text: ..., tool_calls: [...]}, ...]", path)
 	}
-	for i, t := range f.Turns {
+	s := &Script{path: path, model: f.Model, turns: f.Turns, subagents: map[string][]scriptTurn{}}
+	if err := checkTurns(path, "turns", f.Turns); err != nil {
+		return nil, err
+	}
+	for prompt, c := range f.Subagents {
+		if err := checkTurns(path, fmt.Sprintf("subagents[%q].turns", prompt), c.Turns); err != nil {
+			return nil, err
+		}
+		s.subagents[prompt] = c.Turns
+	}
+	if s.model == "" {
+		s.model = "script"
+	}
+	return s, nil
+}
+
+func checkTurns(path, where string, turns []scriptTurn) error {
+	if len(turns) == 0 {
+		return fmt.Errorf("model script %s: %s is empty", path, where)
+	}
+	for i, t := range turns {
 		if t.Text == "" && len(t.ToolCalls) == 0 {
-			return nil, fmt.Errorf("model script %s: turns[%d] has neither text nor tool_calls", path, i)
+			return fmt.Errorf("model script %s: %s[%d] has neither text nor tool_calls", path, where, i)
 		}
 		for j, c := range t.ToolCalls {
 			if c.Name == "" {
-				return nil, fmt.Errorf("model script %s: turns[%d].tool_calls[%d] has no name", path, i, j)
+				return fmt.Errorf("model script %s: %s[%d].tool_calls[%d] has no name", path, where, i, j)
 			}
 		}
 	}
-	if f.Model == "" {
-		f.Model = "script"
-	}
-	return &Script{path: path, model: f.Model, turns: f.Turns}, nil
+	return nil
 }
 
 // Name is "script".
@@ -89,11 +115,20 @@ func (s *Script) Complete(ctx context.Context, req Request, onText func(string))
 			n++
 		}
 	}
-	if n >= len(s.turns) {
-		return Response{}, &ProviderError{Provider: "script", Message: fmt.Sprintf("%s has %d turns and the conversation asks for turn %d", s.path, len(s.turns), n+1),
+	turns, where, idPart := s.turns, "turns", ""
+	if len(req.Messages) > 0 {
+		if sub, ok := s.subagents[req.Messages[0].Text()]; ok {
+			turns, where = sub, "the sub-agent's turns"
+			h := fnv.New32a()
+			h.Write([]byte(req.Messages[0].Text()))
+			idPart = fmt.Sprintf("%08x_", h.Sum32())
+		}
+	}
+	if n >= len(turns) {
+		return Response{}, &ProviderError{Provider: "script", Message: fmt.Sprintf("%s has %d %s and the conversation asks for turn %d", s.path, len(turns), where, n+1),
 			Hint: "add a turn to the script, or end the last turn with text only so the model stops"}
 	}
-	t := s.turns[n]
+	t := turns[n]
 	resp := Response{ID: fmt.Sprintf("msg_script_%d", n+1), StopReason: "end_turn", Message: Message{Role: RoleAssistant}}
 	if t.Text != "" {
 		text := strings.ReplaceAll(t.Text, "{{tool_results}}", lastToolResults(req.Messages))
@@ -111,7 +146,7 @@ func (s *Script) Complete(ctx context.Context, req Request, onText func(string))
 		}
 		id := c.ID
 		if id == "" {
-			id = fmt.Sprintf("toolu_script_%d_%d", n+1, i+1)
+			id = fmt.Sprintf("toolu_script_%s%d_%d", idPart, n+1, i+1)
 		}
 		resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: id, Name: c.Name, Input: input})
 		resp.StopReason = "tool_use"

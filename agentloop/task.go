@@ -94,6 +94,7 @@ func (t TaskTool) Run(ctx context.Context, call *Call) (Result, error) {
 		System: subagentNote, MaxTokens: parent.MaxTokens, MaxTurns: parent.MaxTurns,
 		AskTimeout: parent.AskTimeout, OnTimeout: parent.OnTimeout, TimeoutFallback: parent.TimeoutFallback,
 		Agent: agentName(parent.Agent, in.Description), Now: parent.Now, askMu: parent.askMu,
+		idPrefix: parent.idPrefix + call.ID + "/",
 	}
 	if t.SubProvider != nil {
 		child.Provider = t.SubProvider

@@ -158,13 +158,17 @@ func (p *printer) event(e agentloop.Event) {
 }
 
 func (p *printer) streamEvent(e agentloop.Event) {
+	var parent *string // a sub-agent's lines name the Task call, as Claude Code's do
+	if e.ParentToolUseID != "" {
+		parent = &e.ParentToolUseID
+	}
 	switch e.Type {
 	case agentloop.EventAssistant:
 		msg := assistantMessage{ID: e.Response.ID, Type: "message", Role: agentloop.RoleAssistant, Model: p.model,
 			Content: e.Message.Content, StopReason: e.Response.StopReason, Usage: e.Response.Usage}
-		p.line(messageLine{Type: "assistant", Message: msg, SessionID: p.sessionID})
+		p.line(messageLine{Type: "assistant", Message: msg, ParentToolUseID: parent, SessionID: p.sessionID})
 	case agentloop.EventUser:
-		p.line(messageLine{Type: "user", Message: e.Message, SessionID: p.sessionID})
+		p.line(messageLine{Type: "user", Message: e.Message, ParentToolUseID: parent, SessionID: p.sessionID})
 	case agentloop.EventQuestion:
 		if !p.stdioQuestions {
 			p.line(wire.NewQuestion(*e.Request, p.sessionID))
@@ -177,6 +181,14 @@ func (p *printer) streamEvent(e agentloop.Event) {
 func (p *printer) textEvent(e agentloop.Event) {
 	if !p.stream {
 		return
+	}
+	if e.ParentToolUseID != "" {
+		// A sub-agent works out of sight, as in Claude Code; its
+		// questions and the tools it runs are shown.
+		switch e.Type {
+		case agentloop.EventText, agentloop.EventAssistant, agentloop.EventUser:
+			return
+		}
 	}
 	switch e.Type {
 	case agentloop.EventText:

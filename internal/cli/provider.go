@@ -118,6 +118,21 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 	return nil, usageErrorf("--provider: %q is not a provider; use anthropic, openai or script", name)
 }
 
+// subProvider is the provider sub-agents run on when --subagent-model (or
+// the session) names another model; nil means the run's own.
+func subProvider(c *cli.Context, e *env, spec providerSpec, from *session.Meta) (agentloop.Provider, string, error) {
+	model := c.String("subagent-model")
+	if model == "" && from != nil {
+		model = from.SubagentModel
+	}
+	if model == "" {
+		return nil, "", nil
+	}
+	spec.model = model
+	p, err := newProvider(spec, e)
+	return p, model, err
+}
+
 // providerMeta records the provider in a new session so resume can find it.
 func providerMeta(p agentloop.Provider, spec providerSpec) session.Meta {
 	m := session.Meta{Provider: p.Name(), Model: p.Model(), BaseURL: spec.baseURL}

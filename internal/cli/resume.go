@@ -62,11 +62,16 @@ func runResume(c *cli.Context, e *env) error {
 	if !c.IsSet("system-prompt") && !c.IsSet("append-system-prompt") && sess.Meta.System != "" {
 		o.system = sess.Meta.System
 	}
-	prov, err := newProvider(readProviderSpec(c, e, &sess.Meta), e)
+	spec := readProviderSpec(c, e, &sess.Meta)
+	prov, err := newProvider(spec, e)
 	if err != nil {
 		return err
 	}
-	r := &runner{e: e, o: o, sess: sess, prov: prov}
+	sub, _, err := subProvider(c, e, spec, &sess.Meta)
+	if err != nil {
+		return err
+	}
+	r := &runner{e: e, o: o, sess: sess, prov: prov, sub: sub, tools: readToolSpec(c, &sess.Meta), store: sessionStore(c, e)}
 	return r.once(c.Context, nil, false)
 }
 
@@ -102,7 +107,11 @@ func sessionsCommand(e *env) *cli.Command {
 				if s.Err != "" {
 					prompt = damagedNote(store, s)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), s.Status, clip(ask.Display(prompt), 60))
+				status := s.Status
+				if len(s.Agents) > 0 {
+					status += " (sub-agents: " + ask.Display(strings.Join(s.Agents, ", ")) + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), status, clip(ask.Display(prompt), 60))
 			}
 			return tw.Flush()
 		},

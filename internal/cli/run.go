@@ -34,8 +34,11 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "notify-cmd", Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
 		&cli.StringFlag{Name: "bell", Value: "auto", Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
 		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
+		&cli.StringFlag{Name: "subagent-model", Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
+		&cli.IntFlag{Name: "subagent-depth", Value: 1, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
 	}
 	flags = append(flags, providerFlags()...)
+	flags = append(flags, toolFlags()...)
 	return append(flags, frontendFlags()...)
 }
 
@@ -70,6 +73,8 @@ type runOptions struct {
 	bell         string
 	system       string
 	frontendSpec frontendSpec
+	// subagentDepth bounds nested sub-agents.
+	subagentDepth int
 }
 
 func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
@@ -92,6 +97,9 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 		o.streamInput = true
 	default:
 		return o, usageErrorf("--input-format: %q is not a format; use text or stream-json", in)
+	}
+	if o.subagentDepth = c.Int("subagent-depth"); o.subagentDepth < 1 {
+		return o, usageErrorf("--subagent-depth must be at least 1, got %d", o.subagentDepth)
 	}
 	if o.maxTurns <= 0 {
 		return o, usageErrorf("--max-turns must be at least 1, got %d", o.maxTurns)

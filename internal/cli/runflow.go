@@ -61,6 +61,11 @@ func runRun(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	sub, subModel, err := subProvider(c, e, spec, from)
+	if err != nil {
+		return err
+	}
+	tools := readToolSpec(c, from)
 	var prompt string
 	stdinUsed := false
 	if !o.streamInput {
@@ -70,14 +75,15 @@ func runRun(c *cli.Context, e *env) error {
 	}
 	if sess == nil {
 		meta := providerMeta(prov, spec)
-		meta.System, meta.FirstPrompt = o.system, prompt
+		meta.System, meta.FirstPrompt, meta.SubagentModel = o.system, prompt, subModel
+		tools.record(&meta)
 		meta.Cwd, _ = os.Getwd()
 		if sess, err = store.Create(meta); err != nil {
 			return err
 		}
 		defer sess.Close()
 	}
-	r := &runner{e: e, o: o, sess: sess, prov: prov}
+	r := &runner{e: e, o: o, sess: sess, prov: prov, sub: sub, tools: tools, store: store}
 	if o.streamInput {
 		return r.streamConversation(c.Context)
 	}
@@ -119,6 +125,11 @@ type runner struct {
 	o    runOptions
 	sess *session.Session
 	prov agentloop.Provider
+	// sub is the provider of sub-agents (nil: prov).
+	sub agentloop.Provider
+	// tools says which MCP servers to start and which calls may run.
+	tools toolSpec
+	store *session.Store
 
 	out    *lineWriter
 	ch     *chosen
@@ -150,7 +161,10 @@ func (r *runner) setup(stdinUsed bool) error {
 			w.bellAfter = bellAfter
 		}
 	}
-	tools := agentloop.DefaultTools()
+	tools, err := agentloop.NewRegistry(agentloop.AskTool{}, agentloop.TaskTool{Depth: r.o.subagentDepth, SubProvider: r.sub})
+	if err != nil {
+		return err
+	}
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: tools.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: tools, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -292,8 +293,11 @@ type Summary struct {
 	// process holds the session, or "interrupted" when its process died
 	// without saying how it ended.
 	Status string `json:"status"`
-	// Pending counts the question sets waiting for an answer.
-	Pending int    `json:"pending"`
+	// Pending counts the tool calls waiting (for an answer, an approval or
+	// a sub-agent).
+	Pending int `json:"pending"`
+	// Agents names the sub-agents whose questions wait.
+	Agents []string `json:"agents,omitempty"`
 	Err     string `json:"error,omitempty"`
 }
 
@@ -331,6 +335,11 @@ func (st *Store) List() ([]Summary, error) {
 func (s *Session) Summary() Summary {
 	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
 		Pending: len(s.State.Pending())}
+	for _, req := range s.State.PendingQuestions() {
+		if req.Agent != "" && !slices.Contains(sum.Agents, req.Agent) {
+			sum.Agents = append(sum.Agents, req.Agent)
+		}
+	}
 	if sum.FirstPrompt == "" {
 		for _, m := range s.State.Messages {
 			if m.Role == agentloop.RoleUser && m.Text() != "" {

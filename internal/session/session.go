@@ -46,6 +46,8 @@ type Meta struct {
 	AllowedTools    []string `json:"allowed_tools,omitempty"`
 	DisallowedTools []string `json:"disallowed_tools,omitempty"`
 	PermissionMode  string   `json:"permission_mode,omitempty"`
+	// SubagentModel is the model sub-agents run on, when not the run's.
+	SubagentModel string `json:"subagent_model,omitempty"`
 }
 
 // record is one journal line.
