@@ -63,7 +63,7 @@ func TestEverythingFormKeepsOrderAndFitsTheFrontends(t *testing.T) {
 	for _, q := range req.Questions {
 		hs = append(hs, q.Header)
 	}
-	if got := strings.Join(hs, "|"); got != "Full name|Agree|Opening line|Email|Homepage|Birth date|Integer|Number|Friend|Instruments|Hero|Fish|Pet" {
+	if got := strings.Join(hs, "|"); got != "Full name|Agree terms|Opening line|Email|Homepage|Birth date|Integer|Number|Friend|Instruments|Hero|Fish|Pet" {
 		t.Errorf("headers %s", got)
 	}
 	headers := map[string]bool{}
@@ -310,7 +310,7 @@ func TestHeadersAreShortAndUnique(t *testing.T) {
 	for _, fd := range f.Fields {
 		got = append(got, fd.Header)
 	}
-	want := []string{"Default", "Email format", "Supercalifra", "Delivery", "string", "Car", "Car 2"}
+	want := []string{"Default", "Email format", "Supercalifra", "Delivery", "string", "Colour car", "Colour car 2"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("headers %q; want %q", got, want)
 	}

@@ -264,97 +264,78 @@ func formatValue(v any) string {
 }
 
 // assignHeaders gives each field a header of at most ask.MaxHeaderChars
-// characters, unique (case-insensitively) in the form. A title that does
-// not fit is cut to its first words, unless other titles begin with the
-// same words ("Favourite hero", "Favourite fish"): then its last words say
-// more ("Hero", "Fish").
+// characters, unique (case-insensitively) in the form: its title when it
+// fits, else the title's most telling words (see shorten), numbered when
+// two fields still share one.
 func assignHeaders(fields []Field) {
-	heads := make([]string, len(fields))
-	count := map[string]int{}
-	for i := range fields {
-		heads[i] = header(fields[i].label())
-		count[strings.ToLower(heads[i])]++
-	}
-	for i := range fields {
-		if title := fields[i].label(); count[strings.ToLower(heads[i])] > 1 && utf8.RuneCountInString(title) > ask.MaxHeaderChars {
-			if tail := tailHeader(title); tail != "" {
-				heads[i] = tail
+	freq := map[string]int{}
+	for _, fd := range fields {
+		seen := map[string]bool{}
+		for _, w := range strings.Fields(fd.label()) {
+			if k := wordKey(w); !seen[k] {
+				seen[k] = true
+				freq[k]++
 			}
 		}
 	}
-	seen := map[string]bool{}
+	taken := map[string]bool{}
 	for i := range fields {
-		base := heads[i]
+		base := shorten(fields[i].label(), freq)
 		h := base
-		for n := 2; seen[strings.ToLower(h)]; n++ {
+		for n := 2; taken[strings.ToLower(h)]; n++ {
 			suffix := " " + strconv.Itoa(n)
 			h = strings.TrimSpace(cutRunes(base, ask.MaxHeaderChars-len(suffix))) + suffix
 		}
-		seen[strings.ToLower(h)] = true
+		taken[strings.ToLower(h)] = true
 		fields[i].Header = h
 	}
 }
 
-// tailHeader is the last whole words of a title that fit a header,
-// capitalised, or "" when even the last word does not fit.
-func tailHeader(title string) string {
-	words := strings.Fields(title)
-	var kept []string
-	n := 0
-	for i := len(words) - 1; i > 0; i-- {
-		w := strings.Trim(words[i], ".,:;?!")
-		add := utf8.RuneCountInString(w)
-		if len(kept) > 0 {
-			add++
-		}
-		if w == "" || n+add > ask.MaxHeaderChars {
-			break
-		}
-		kept = append([]string{w}, kept...)
-		n += add
-	}
-	for len(kept) > 1 && stopWords[strings.ToLower(kept[0])] {
-		kept = kept[1:]
-	}
-	if len(kept) == 0 {
-		return ""
-	}
-	s := strings.Join(kept, " ")
-	r, size := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[size:]
-}
-
-// stopWords do not end a header: "String with" says less than "String".
+// stopWords say least in a header and go first.
 var stopWords = map[string]bool{"a": true, "an": true, "and": true, "for": true, "in": true,
 	"of": true, "or": true, "the": true, "to": true, "with": true, "your": true}
 
-// header shortens a title to whole words within the limit, else cuts its
-// first word.
-func header(title string) string {
+func wordKey(w string) string { return strings.ToLower(strings.Trim(w, ".,:;?!()")) }
+
+// shorten fits a title to a header: words are dropped, stop words first,
+// then those most of the form's titles share (freq counts the titles a
+// word appears in), later ones first among equals, until the rest fits.
+// So "Favourite hero" beside "Favourite fish" becomes "Hero", and "String
+// with email format" beside other "String with …" titles "Email format".
+// A single word too long is cut.
+func shorten(title string, freq map[string]int) string {
 	words := strings.Fields(title)
-	var kept []string
-	n := 0
-	for _, w := range words {
-		add := utf8.RuneCountInString(w)
-		if len(kept) > 0 {
-			add++
+	fits := func() bool { return utf8.RuneCountInString(strings.Join(words, " ")) <= ask.MaxHeaderChars }
+	dropped := false
+	for !fits() && len(words) > 1 {
+		worst, score := 0, -1
+		for i, w := range words {
+			s := freq[wordKey(w)]
+			if stopWords[wordKey(w)] {
+				s = 1 << 30
+			}
+			if s >= score {
+				worst, score = i, s
+			}
 		}
-		if n+add > ask.MaxHeaderChars {
-			break
-		}
-		kept = append(kept, w)
-		n += add
+		words = append(words[:worst], words[worst+1:]...)
+		dropped = true
 	}
-	for len(kept) > 1 && stopWords[strings.ToLower(strings.Trim(kept[len(kept)-1], ".,:;"))] {
-		kept = kept[:len(kept)-1]
+	if len(words) == 0 {
+		return "Field"
 	}
-	if len(kept) == 0 {
-		if len(words) == 0 {
-			return "Field"
-		}
-		return cutRunes(words[0], ask.MaxHeaderChars)
+	h := strings.Trim(strings.Join(words, " "), ".,:;?! ")
+	if !fits() {
+		h = cutRunes(words[0], ask.MaxHeaderChars)
 	}
-	return strings.TrimRight(strings.Join(kept, " "), ".,:;")
+	if dropped {
+		r, size := utf8.DecodeRuneInString(h)
+		h = string(unicode.ToUpper(r)) + h[size:]
+	}
+	if h == "" {
+		return "Field"
+	}
+	return h
 }
 
 func cutRunes(s string, n int) string {

@@ -82,7 +82,7 @@ func TestElicitationIsAskedInOrderAndAnsweredWithExactValues(t *testing.T) {
 	for _, q := range asked[0].Questions {
 		headers = append(headers, q.Header)
 	}
-	if asked[0].Kind != ask.KindElicitation || strings.Join(headers, ",") != "Environment,Replicas,Notify" {
+	if asked[0].Kind != ask.KindElicitation || strings.Join(headers, ",") != "Environment,Replicas,Notify team" {
 		t.Errorf("first set: kind %q, headers %v; want elicitation, in the schema's order", asked[0].Kind, headers)
 	}
 	if q := asked[0].Questions[0]; !strings.HasPrefix(q.Question, `MCP server "fx" asks: Deploy settings?`) || q.Options[0].Label != "Staging (Recommended)" {
