@@ -121,7 +121,7 @@ func (fd Field) hint() string {
 	switch fd.Kind {
 	case KindText:
 		parts = append(parts, "Answer with text (Other)")
-		if d := formatNames[fd.Format]; d != "" {
+		if d := formatName(fd.Format); d != "" {
 			parts = append(parts, d)
 		}
 		if r := rangeText(intPtrFloat(fd.MinLength), intPtrFloat(fd.MaxLength), "characters"); r != "" {
@@ -152,11 +152,20 @@ func (fd Field) hint() string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var formatNames = map[string]string{
-	"email":     "an email address",
-	"uri":       "a web address (URI)",
-	"date":      "a date (YYYY-MM-DD)",
-	"date-time": "a date and time (such as 2025-06-30T14:00:00Z)",
+// formatName words a string format for a person ("" for formats not
+// checked).
+func formatName(format string) string {
+	switch format {
+	case "email":
+		return "an email address"
+	case "uri":
+		return "a web address (URI)"
+	case "date":
+		return "a date (YYYY-MM-DD)"
+	case "date-time":
+		return "a date and time (such as 2025-06-30T14:00:00Z)"
+	}
+	return ""
 }
 
 // rangeText words a minimum and maximum: "1 to 3 choices", "at least 2".
@@ -291,9 +300,14 @@ func assignHeaders(fields []Field) {
 	}
 }
 
-// stopWords say least in a header and go first.
-var stopWords = map[string]bool{"a": true, "an": true, "and": true, "for": true, "in": true,
-	"of": true, "or": true, "the": true, "to": true, "with": true, "your": true}
+// stopWord reports whether a word says least in a header.
+func stopWord(w string) bool {
+	switch w {
+	case "a", "an", "and", "for", "in", "of", "or", "the", "to", "with", "your":
+		return true
+	}
+	return false
+}
 
 func wordKey(w string) string { return strings.ToLower(strings.Trim(w, ".,:;?!()")) }
 
@@ -311,7 +325,7 @@ func shorten(title string, freq map[string]int) string {
 		worst, score := 0, -1
 		for i, w := range words {
 			s := freq[wordKey(w)]
-			if stopWords[wordKey(w)] {
+			if stopWord(wordKey(w)) {
 				s = 1 << 30
 			}
 			if s >= score {

@@ -19,7 +19,8 @@ const (
 	maxRawDepth = 6
 )
 
-var tapKeys = map[string]bool{"inputSchema": true, "requestedSchema": true}
+// tapped reports whether a key holds a schema to keep.
+func tapped(key string) bool { return key == "inputSchema" || key == "requestedSchema" }
 
 // rawSchemas are the raw schemas seen in what a server sent.
 type rawSchemas struct {
@@ -88,7 +89,7 @@ func (t *rawSchemas) search(raw json.RawMessage, depth int) {
 			return
 		}
 		for k, v := range obj {
-			if tapKeys[k] && len(v) > 0 && v[0] == '{' {
+			if tapped(k) && len(v) > 0 && v[0] == '{' {
 				t.keep(v)
 				continue
 			}

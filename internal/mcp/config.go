@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -151,13 +150,16 @@ func clashes(servers []ServerConfig) []ConfigProblem {
 	return probs
 }
 
-var notNameChar = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
-
 // NormalizeName is the name of a server or a tool as it appears in a tool
 // name, as Claude Code writes it: every character outside [a-zA-Z0-9_-]
 // becomes "_". So "my.server" gives mcp__my_server__….
 func NormalizeName(name string) string {
-	return notNameChar.ReplaceAllString(name, "_")
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+			return r
+		}
+		return '_'
+	}, name)
 }
 
 // ToolName is the name a server's tool is offered to a model under:

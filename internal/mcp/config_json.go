@@ -24,13 +24,16 @@ type serverEntry struct {
 	offset int64
 }
 
-// knownKeys are the keys of a server entry askuser reads; ignoredKeys
-// are keys other clients write that askuser leaves alone without a
-// warning.
-var (
-	knownKeys   = map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "headers": true, "timeout": true}
-	ignoredKeys = map[string]bool{"alwaysLoad": true, "description": true}
-)
+// quietKey reports whether a key of a server entry passes without a
+// warning: the keys askuser reads, and keys Claude Code reads that mean
+// nothing here.
+func quietKey(k string) bool {
+	switch k {
+	case "type", "command", "args", "env", "url", "headers", "timeout", "alwaysLoad", "description":
+		return true
+	}
+	return false
+}
 
 // parseConfig reads one configuration.
 func parseConfig(source string, data []byte) ([]ServerConfig, []string, []ConfigProblem) {
@@ -125,7 +128,7 @@ func parseServer(name string, raw json.RawMessage) (s ServerConfig, warns, msgs 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !knownKeys[k] && !ignoredKeys[k] {
+		if !quietKey(k) {
 			warns = append(warns, fmt.Sprintf("%s: %q is not used by askuser (ignored)", shown, ask.Display(k)))
 		}
 	}
@@ -197,13 +200,12 @@ func transportOf(shown, typ string, s ServerConfig) (string, []string) {
 	return typ, msgs
 }
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
-
 // expand replaces ${VAR} and ${VAR:-default} from the environment, as
 // Claude Code does in .mcp.json; a variable that is not set and has no
 // default is a problem.
 func (s *ServerConfig) expand(shown string) []string {
 	var msgs []string
+	envRef := regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 	sub := func(where, v string) string {
 		return envRef.ReplaceAllStringFunc(v, func(ref string) string {
 			m := envRef.FindStringSubmatch(ref)
