@@ -23,9 +23,10 @@
 //     questions of 2–4 options): one set holds every field, with as many
 //     options as the schema lists. Headers stay within ask.MaxHeaderChars
 //     and are unique in the set.
-//   - An optional field may be left empty (an explicit Skip option, or no
-//     answer); a required one may not, and is reported as a Problem so the
-//     caller asks again.
+//   - An optional field may be left empty (no answer, or the Skip option
+//     an optional field without a default gets: a field left out takes
+//     its default); a required one may not, and is reported as a Problem
+//     so the caller asks again.
 //   - The recommended-option policy never invents a value: a field it
 //     answered gets the schema's default, or is left empty when optional;
 //     a required field without a default, or a confirmation, answered only

@@ -89,8 +89,11 @@ func TestEverythingFormKeepsOrderAndFitsTheFrontends(t *testing.T) {
 		}
 	}
 	friend := req.Questions[8]
-	if len(friend.Options) != 7 || friend.Options[0].Label != "Monica (Recommended)" || friend.Options[6].Label != elicit.LabelSkip {
-		t.Errorf("friend options %+v; want the 6 friends, the default recommended, then Skip", friend.Options)
+	if len(friend.Options) != 6 || friend.Options[0].Label != "Monica (Recommended)" {
+		t.Errorf("friend options %+v; want the 6 friends, the default recommended, and no Skip (the field has a default)", friend.Options)
+	}
+	if o := req.Questions[5].Options; len(o) != 1 || o[0].Label != elicit.LabelSkip {
+		t.Errorf("birth date options %+v; want Skip alone: optional, no default", o)
 	}
 	if !req.Questions[9].MultiSelect || req.Questions[8].MultiSelect {
 		t.Errorf("multiSelect: instruments %v, friend %v; want true, false", req.Questions[9].MultiSelect, req.Questions[8].MultiSelect)
@@ -150,7 +153,7 @@ func TestPolicyFillsOnlyDefaults(t *testing.T) {
 func TestBadAnswersAreAskedAgain(t *testing.T) {
 	f := everything(t)
 	answers := askWith(t, f.Questions("set", ""), func(s *asktest.Stub) {
-		s.Skip().Choose("Yes").Choose("Skip").Other("not-an-email").Skip().Other("31/12/1990").Other("500").
+		s.Skip().Choose("Yes").Skip().Other("not-an-email").Skip().Other("31/12/1990").Other("500").
 			Skip().Skip().Choose("Piano", "Drums", "Bass", "Violin").Skip().Skip().Skip()
 	})
 	content, probs := f.Content(answers)

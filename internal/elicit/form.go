@@ -230,7 +230,10 @@ func (fd Field) options() []option {
 				description: "The form's default", kind: optDefault, recommended: true})
 		}
 	}
-	if !fd.Required && fd.Kind != KindMulti {
+	// Skip is for an optional field without a default: a field left out
+	// takes its default (the MCP SDK fills it in), so Skip there would
+	// promise an empty field and deliver the default.
+	if !fd.Required && fd.Kind != KindMulti && fd.Default == nil {
 		opts = append(opts, option{label: LabelSkip, description: "Leave this field empty", kind: optSkip})
 	}
 	uniqueLabels(opts)
