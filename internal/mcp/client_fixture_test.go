@@ -25,7 +25,8 @@ const (
 	// childPIDEnv names a file the server writes the pid of a child it
 	// spawns (which shares its stdout and stderr, as npx's node does).
 	childPIDEnv = "ASKUSER_MCP_FIXTURE_CHILD_PID"
-	// markerEnv names a file the slow tool writes when it is cancelled.
+	// markerEnv names a file the slow tool writes when it starts and when
+	// it is cancelled.
 	markerEnv = "ASKUSER_MCP_FIXTURE_MARKER"
 )
 
@@ -97,8 +98,12 @@ func fixtureServer() *mcp.Server {
 		return text(strings.Repeat("x", 300_000)), nil
 	})
 	add("slow", "Waits until cancelled.", obj, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		path := os.Getenv(markerEnv)
+		if path != "" {
+			_ = os.WriteFile(path, []byte("started"), 0o600)
+		}
 		<-ctx.Done()
-		if path := os.Getenv(markerEnv); path != "" {
+		if path != "" {
 			_ = os.WriteFile(path, []byte("cancelled"), 0o600)
 		}
 		return nil, ctx.Err()

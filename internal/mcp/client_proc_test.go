@@ -79,11 +79,11 @@ func TestAServerThatDiesTakesItsChildrenWithIt(t *testing.T) {
 func TestAServerThatIgnoresSIGTERMIsKilled(t *testing.T) {
 	dir := t.TempDir()
 	began := time.Now()
-	_, errs := start(t, Options{LogDir: dir, StartTimeout: 300 * time.Millisecond, CloseGrace: 200 * time.Millisecond}, fixture("stubborn", "stubborn"))
+	_, errs := start(t, Options{LogDir: dir, StartTimeout: 2 * time.Second, CloseGrace: 200 * time.Millisecond}, fixture("stubborn", "stubborn"))
 	if len(errs) != 1 || !errors.Is(errs[0], ErrStartTimeout) || !strings.Contains(errs[0].Tail, "stubborn: ignoring SIGTERM") {
 		t.Fatalf("errors %v; want a start timeout quoting stderr", errs)
 	}
-	if d := time.Since(began); d > 4*time.Second {
+	if d := time.Since(began); d > 6*time.Second {
 		t.Errorf("the start and the kill took %s", d)
 	}
 	log, _ := os.ReadFile(errs[0].Log)

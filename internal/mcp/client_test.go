@@ -199,7 +199,14 @@ func TestCancellingACallReachesTheServer(t *testing.T) {
 	marker := t.TempDir() + "/cancelled"
 	c := startFixture(t, Options{}, markerEnv, marker)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	go func() { // cancel once the server is in the call
+		defer cancel()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(marker); string(b) == "started" {
+				return
+			}
+		}
+	}()
 	_, err := tool(t, c, "mcp__fx__slow").Run(ctx, &agentloop.Call{ID: "toolu_1", Input: json.RawMessage(`{}`)})
 	if !errors.Is(err, ask.ErrCancelled) {
 		t.Fatalf("error %v; want the run's cancellation", err)
