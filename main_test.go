@@ -49,10 +49,19 @@ func askuserBin() string { return filepath.Join(binDir, "askuser") }
 // built binary: one concern per script (a frontend, an exit code, a way of
 // suspending and resuming), each against loopback fake providers.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script", nil))
+}
+
+// scriptParams runs the scripts of dir with askuser's commands; setup, if
+// set, adds to each script's environment.
+func scriptParams(dir string, setup func(e *testscript.Env)) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
+			if setup != nil {
+				setup(e)
+			}
 			e.Setenv("PATH", binDir+string(os.PathListSeparator)+e.Getenv("PATH"))
 			e.Setenv("ASKUSER_STATE_DIR", filepath.Join(e.WorkDir, ".state"))
 			e.Setenv("NO_COLOR", "1")
@@ -71,7 +80,7 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: scriptCmds(),
-	})
+	}
 }
 
 // scriptStateKey finds a script's scriptState in testscript's Values.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -80,6 +81,8 @@ type chosen struct {
 	stdio     *frontend.Stdio // set when name is stdio
 	tty       *os.File        // the terminal drawn on, when name is survey
 	close     func()
+	// rules are the approval rules of the answers file, when one was read.
+	rules *approval.Policy
 }
 
 // chooseFrontend is the one place that decides how to ask: an explicit

@@ -56,16 +56,16 @@ type runResult struct {
 // The stream's lines, with "type" first as Claude Code writes them.
 type (
 	initLine struct {
-		Type           string   `json:"type"`
-		Subtype        string   `json:"subtype"`
-		SessionID      string   `json:"session_id"`
-		Model          string   `json:"model"`
-		Tools          []string `json:"tools"`
-		Cwd            string   `json:"cwd"`
-		Provider       string   `json:"provider"`
-		MCPServers     []string `json:"mcp_servers"`
-		PermissionMode string   `json:"permissionMode"`
-		Version        string   `json:"askuser_version"`
+		Type           string      `json:"type"`
+		Subtype        string      `json:"subtype"`
+		SessionID      string      `json:"session_id"`
+		Model          string      `json:"model"`
+		Tools          []string    `json:"tools"`
+		Cwd            string      `json:"cwd"`
+		Provider       string      `json:"provider"`
+		MCPServers     []mcpServer `json:"mcp_servers"`
+		PermissionMode string      `json:"permissionMode"`
+		Version        string      `json:"askuser_version"`
 	}
 	messageLine struct {
 		Type            string  `json:"type"`
@@ -140,12 +140,12 @@ func summaryOf(a ask.Answer) string {
 }
 
 // init prints the stream's opening line.
-func (p *printer) init(cwd, providerName string) {
+func (p *printer) init(cwd, providerName string, servers []mcpServer, mode string) {
 	if p.format != outStreamJSON {
 		return
 	}
 	p.line(initLine{Type: "system", Subtype: "init", SessionID: p.sessionID, Model: p.model, Tools: p.tools,
-		Cwd: cwd, Provider: providerName, MCPServers: []string{}, PermissionMode: "default", Version: Version})
+		Cwd: cwd, Provider: providerName, MCPServers: servers, PermissionMode: mode, Version: Version})
 }
 
 func (p *printer) event(e agentloop.Event) {

@@ -133,13 +133,14 @@ type runner struct {
 
 	out    *lineWriter
 	ch     *chosen
+	rt     *runTools
 	pr     *printer
 	notify *notifier
 	loop   *agentloop.Loop
 }
 
 // setup chooses the frontend and builds the loop and the printer.
-func (r *runner) setup(stdinUsed bool) error {
+func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	out := r.e.ios.Out
 	if r.o.format == outText {
 		out = r.e.ios.TextOut() // model text, for a person: sanitised (JSON lines pass unchanged)
@@ -161,26 +162,32 @@ func (r *runner) setup(stdinUsed bool) error {
 			w.bellAfter = bellAfter
 		}
 	}
-	tools, err := agentloop.NewRegistry(agentloop.AskTool{}, agentloop.TaskTool{Depth: r.o.subagentDepth, SubProvider: r.sub})
-	if err != nil {
+	if r.rt, err = r.buildTools(ctx, ch.rules); err != nil {
+		ch.close()
 		return err
 	}
-	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: tools.Names(),
+	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: r.rt.reg.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
-	r.loop = &agentloop.Loop{Provider: r.prov, Tools: tools, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
+	r.loop = &agentloop.Loop{Provider: r.prov, Tools: r.rt.reg, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
 		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}
 	cwd, _ := os.Getwd()
-	r.pr.init(cwd, r.prov.Name())
+	r.pr.init(cwd, r.prov.Name(), r.rt.servers, string(r.rt.mode))
 	return nil
+}
+
+// teardown closes what setup opened: the MCP servers, then the frontend.
+func (r *runner) teardown() {
+	r.rt.close()
+	r.ch.close()
 }
 
 // once runs one prompt (nil: only answer what is pending) to its end.
 func (r *runner) once(ctx context.Context, prompt *agentloop.Message, stdinUsed bool) error {
-	if err := r.setup(stdinUsed); err != nil {
+	if err := r.setup(ctx, stdinUsed); err != nil {
 		return err
 	}
-	defer r.ch.close()
+	defer r.teardown()
 	return r.finish(r.step(ctx, prompt))
 }
 
@@ -222,10 +229,10 @@ func (r *runner) finish(out agentloop.Outcome) error {
 // streamConversation holds a conversation over pipes: user-message lines
 // on standard input start runs, answers arrive on the same stream.
 func (r *runner) streamConversation(ctx context.Context) error {
-	if err := r.setup(false); err != nil {
+	if err := r.setup(ctx, false); err != nil {
 		return err
 	}
-	defer r.ch.close()
+	defer r.teardown()
 	users := r.ch.stdio
 	if users == nil {
 		users = frontend.NewStdio(frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
