@@ -56,9 +56,11 @@ func TestElicitationNeverAcceptsWhatNoPersonGave(t *testing.T) {
 		action string
 		want   string
 	}{
-		"policy":  {func(s *asktest.Stub) { s.Choose("staging").Skip().Skip().Skip().Skip().Skip().From(ask.SourcePolicy) }, "cancel", "recommended-option policy"},
-		"nobody":  {func(s *asktest.Stub) { s.Fail(fmt.Errorf("%w: no terminal", ask.ErrNoAnswer)) }, "cancel", "no terminal"},
-		"bad num": {func(s *asktest.Stub) { s.Choose("staging").Skip().Skip().Skip().Other("three").Skip().From(ask.SourceFile) }, "decline", "takes a number"},
+		"policy": {func(s *asktest.Stub) { s.Choose("staging").Skip().Skip().Skip().Skip().Skip().From(ask.SourcePolicy) }, "cancel", "recommended-option policy"},
+		"nobody": {func(s *asktest.Stub) { s.Fail(fmt.Errorf("%w: no terminal", ask.ErrNoAnswer)) }, "cancel", "no terminal"},
+		"bad num": {func(s *asktest.Stub) {
+			s.Choose("staging").Skip().Skip().Skip().Other("three").Skip().From(ask.SourceFile)
+		}, "decline", "takes a number"},
 		"missing": {func(s *asktest.Stub) { s.Skip().Skip().Skip().Skip().Skip().Skip().From(ask.SourceFile) }, "decline", "Environment is required"},
 	}
 	for name, tc := range cases {
