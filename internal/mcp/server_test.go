@@ -27,8 +27,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // connect runs a server with cfg in process and returns a Go SDK client
 // session to it.
@@ -50,7 +54,9 @@ func connect(t *testing.T, cfg ServerConfig, opts *sdk.ClientOptions) *sdk.Clien
 
 // frontendAsker asks fe, ignoring the host's form.
 func frontendAsker(fe ask.Frontend) Asker {
-	return func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) { return fe.Ask(ctx, req) }
+	return func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
+		return fe.Ask(ctx, req)
+	}
 }
 
 func call(t *testing.T, cs *sdk.ClientSession, tool, args string, meta sdk.Meta) *sdk.CallToolResult {
