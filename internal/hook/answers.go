@@ -120,7 +120,8 @@ func AllPerson(answers []ask.Answer) bool {
 // neither mistake it for an answer nor guess one.
 func Unanswered(req ask.Request, why error) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "These questions were not answered: %s.\n\n", ask.Display(strings.TrimSuffix(why.Error(), ".")))
+	text := strings.TrimPrefix(why.Error(), ask.ErrNoAnswer.Error()+": ")
+	fmt.Fprintf(&b, "These questions were not answered: %s.\n\n", ask.Display(strings.TrimSuffix(text, ".")))
 	for i, q := range req.Questions {
 		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, ask.Display(q.Header), ask.Display(q.Question))
 	}

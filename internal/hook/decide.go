@@ -104,6 +104,7 @@ func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMes
 		answers, err := d.Ask(ctx, req.Question(false))
 		if err != nil {
 			dec = approval.Failed(tool, err)
+			dec.Message += " A rule in the answers file's approvals: section (allow: or deny:) decides such a call without asking."
 		} else {
 			dec = approval.FromAnswers(req, answers)
 		}

@@ -114,3 +114,25 @@ func TestDiscoverAndUnknownRequestsFailFast(t *testing.T) {
 		t.Errorf("asked %+v", fe.Asked())
 	}
 }
+
+// TestInputEndWithdrawsWaitingQuestions: when the host goes away (its end
+// of standard input closes), a question still on the person's screen is
+// withdrawn and the server stops.
+func TestInputEndWithdrawsWaitingQuestions(t *testing.T) {
+	ended := make(chan error, 1)
+	w := startWire(t, ServerConfig{Ask: blockingAsker(ended)})
+	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	w.reply("1")
+	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + dbInput + `}}`)
+	time.Sleep(50 * time.Millisecond)
+	w.in.Close()
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Error("the question ended without an error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the question stayed open after the host went away")
+	}
+}
