@@ -1,0 +1,146 @@
+// The pty, expect and vt10x packages build on these systems only.
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	expect "github.com/Netflix/go-expect"
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+
+	"github.com/askuser/askuser/internal/clients"
+	"github.com/askuser/askuser/internal/fakeprovider"
+)
+
+// TestClaudeCodeAtTheTerminal: claude -p started from a shell, with askuser
+// mcp and no answers file. The question appears on that shell's terminal
+// (askuser opens /dev/tty, as stdin and stdout carry MCP), the person picks
+// an option with the arrow keys, and the model gets the standard text of a
+// person's answer.
+func TestClaudeCodeAtTheTerminal(t *testing.T) {
+	for _, version := range clients.ClaudeVersions {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			srv := fakeprovider.NewAnthropic(
+				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_tty", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+				fakeprovider.Turn{Text: "done"},
+			)
+			defer srv.Close()
+			dir := t.TempDir()
+			mcp := strings.ReplaceAll(mcpConfig("mcp"), "$ASKUSER", askuserBin())
+			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcp), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, stdout := startClaudeTTY(t, version, dir, srv.URL, "-p", "Do the task.", "--output-format", "json",
+				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion")
+			p.prompt("Which database should we use?")
+			p.send(keyDown, keyEnter)
+			if code, _ := p.exit(); code != 0 {
+				t.Fatalf("claude exited %d\nstdout: %s\nscreen:\n%s", code, stdout, p.screen.String())
+			}
+			want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: SQLite\n\nProceeding with user selections."
+			var got []string
+			for _, tr := range srv.ToolResults() {
+				got = append(got, tr.Content)
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("the model got %q, want a person's answer:\n%s\nscreen:\n%s", got, want, p.screen.String())
+			}
+		})
+	}
+}
+
+// startClaudeTTY starts the pinned Claude Code on a new terminal that is
+// its controlling terminal and its stdin and stderr, as from a shell;
+// stdout (the JSON result) is collected apart.
+func startClaudeTTY(t *testing.T, version, dir, baseURL string, args ...string) (*ttyProc, *bytes.Buffer) {
+	t.Helper()
+	replies, replyTTY, err := pty.Open()
+	if err != nil {
+		t.Fatalf("open pty: %v", err)
+	}
+	screen := vt10x.New(vt10x.WithWriter(replyTTY), vt10x.WithSize(100, 50))
+	raw := &syncBuffer{}
+	c, err := expect.NewConsole(expect.WithStdin(replies), expect.WithStdout(screen, raw),
+		expect.WithCloser(replies, replyTTY), expect.WithDefaultTimeout(waitLimit))
+	if err != nil {
+		t.Fatalf("new console: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: 50, Cols: 100}); err != nil {
+		t.Fatalf("set pty size: %v", err)
+	}
+	p := &ttyProc{t: t, c: c, screen: screen, raw: raw, done: make(chan struct{})}
+	p.before = p.termios()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	cmd := clients.ClaudeCommand(ctx, t, version, t.TempDir(), baseURL, args...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Env, "TERM=xterm-256color", "NO_COLOR=1")
+	stdout := &bytes.Buffer{}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), stdout, c.Tty()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start claude: %v", err)
+	}
+	p.cmd = cmd
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p, stdout
+}
+
+// TestClaudeCodeWithdrawsOnTimeout: when Claude Code gives up on a call
+// (the server's "timeout" in the MCP config passes; it sends
+// notifications/cancelled), the prompt leaves the person's terminal, the
+// person is told why, and the terminal is left as it was.
+func TestClaudeCodeWithdrawsOnTimeout(t *testing.T) {
+	for _, version := range clients.ClaudeVersions {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			srv := fakeprovider.NewAnthropic(
+				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_late", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+				fakeprovider.Turn{Text: "done"},
+			)
+			defer srv.Close()
+			dir := t.TempDir()
+			mcp := `{"mcpServers":{"askuser":{"command":"` + askuserBin() + `","args":["mcp"],"timeout":3000}}}`
+			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcp), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			p, stdout := startClaudeTTY(t, version, dir, srv.URL, "-p", "Do the task.", "--output-format", "json",
+				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion")
+			p.prompt("Which database should we use?")
+			p.expect("the question was withdrawn")
+			code, after := p.exit()
+			if code != 0 {
+				t.Fatalf("claude exited %d\nstdout: %s\nscreen:\n%s", code, stdout, p.screen.String())
+			}
+			if !p.restored(after) {
+				t.Error("the terminal was left in another mode than it started in")
+			}
+			results := srv.ToolResults()
+			if len(results) != 1 || !results[0].IsError || !strings.Contains(results[0].Content, "timed out after 3s") {
+				t.Errorf("the model got %+v, want Claude Code's timeout", results)
+			}
+		})
+	}
+}
