@@ -133,8 +133,9 @@ func claudeMCPTool(t *testing.T, version string) {
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_mcp", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
 			{Text: "done"},
 		},
-		files: map[string]string{"ci.yaml": "answers:\n  Database: SQLite\n", "mcp.json": mcpConfig("mcp", "--answers", "$DIR/ci.yaml")},
-		args:  []string{"--mcp-config", "$DIR/mcp.json", "--allowedTools", "mcp__askuser__AskUserQuestion"},
+		files: map[string]string{"ci.yaml": "answers:\n  Database: SQLite\n"},
+		// The server inline, as README shows it for CI.
+		args: []string{"--allowedTools", "mcp__askuser__AskUserQuestion", "--mcp-config", mcpConfig("mcp", "--answers", "$DIR/ci.yaml")},
 	})
 	want := "No person answered the following questions; they were answered as marked:\n\n" +
 		"1. Database (Which database should we use?)\n   Selected: SQLite\n" +
