@@ -97,19 +97,26 @@ func toolCall(id, name, input string) fakeprovider.ToolCall {
 	return fakeprovider.ToolCall{ID: id, Name: name, Input: json.RawMessage(input)}
 }
 
-func mcpConfig(args ...string) string {
-	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"askuser": map[string]any{"command": "$ASKUSER", "args": args}}})
+// mcpServer is one stdio server of an --mcp-config; "$ASKUSER" is
+// replaced by the binary under test.
+type mcpServer struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+	Timeout int      `json:"timeout,omitempty"`
+}
+
+func mcpConfig(servers map[string]mcpServer) string {
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	return string(b)
 }
 
-// TestClaudeCode runs the four bridges on each pinned version, versions
-// and cases in parallel.
+// TestClaudeCode runs the bridges on each pinned version, in two claude -p
+// runs per version (a permission-prompt tool is set once per run), all in
+// parallel.
 func TestClaudeCode(t *testing.T) {
 	cases := map[string]func(t *testing.T, version string){
-		"mcp_tool_from_answers_file": claudeMCPTool,
-		"approve":                    claudeApprove,
-		"pretooluse_hook":            claudePreToolUseHook,
-		"elicitation_hook":           claudeElicitationHook,
+		"mcp_tool_and_hooks": claudeToolAndHooks,
+		"approve":            claudeApprove,
 	}
 	for _, version := range clients.ClaudeVersions {
 		t.Run(version, func(t *testing.T) {
@@ -125,28 +132,67 @@ func TestClaudeCode(t *testing.T) {
 	}
 }
 
-// (a) askuser's MCP tool, answered from an answers file: the model gets
-// askuser's standard text, saying the file answered.
-func claudeMCPTool(t *testing.T, version string) {
+// claudeToolAndHooks is one run with three calls:
+//   - (a) askuser's MCP tool, answered from an answers file: the model gets
+//     askuser's standard text, saying the file answered;
+//   - (c) the built-in AskUserQuestion, answered by the PreToolUse hook from
+//     the file, with additionalContext naming the file;
+//   - (d) an MCP server's form, answered by the Elicitation hook: the server
+//     receives the exact enum values.
+func claudeToolAndHooks(t *testing.T, version string) {
+	hookCmd := `{"type":"command","command":"$ASKUSER hook --answers $DIR/ci.yaml --timeout 50s","timeout":60}`
+	settings := `{"hooks":{"PreToolUse":[{"matcher":"AskUserQuestion","hooks":[` + hookCmd + `]}],"Elicitation":[{"matcher":"deploy","hooks":[` + hookCmd + `]}]}}`
+	answers := "answers:\n  Database: SQLite\n  Environment: staging\n  Regions: [eu, us]\n  Confirm: \"Yes\"\n  Replicas: {other: \"3\"}\n  Note: {skip: true}\n"
 	r := runClaude(t, version, claudeCase{
 		turns: []fakeprovider.Turn{
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_mcp", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_hook", "AskUserQuestion", e2eDBInput)}},
+			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_el", "mcp__deploy__deploy", `{}`)}},
 			{Text: "done"},
 		},
-		files: map[string]string{"ci.yaml": "answers:\n  Database: SQLite\n"},
-		// The server inline, as README shows it for CI.
-		args: []string{"--allowedTools", "mcp__askuser__AskUserQuestion", "--mcp-config", mcpConfig("mcp", "--answers", "$DIR/ci.yaml")},
+		files: map[string]string{"ci.yaml": answers, "settings.json": settings},
+		args: []string{"--settings", "$DIR/settings.json", "--permission-prompt-tool", "stdio",
+			"--allowedTools", "mcp__askuser__AskUserQuestion mcp__deploy__deploy",
+			// The servers inline, as README shows it for CI.
+			"--mcp-config", mcpConfig(map[string]mcpServer{
+				"askuser": {Command: "$ASKUSER", Args: []string{"mcp", "--answers", "$DIR/ci.yaml"}},
+				"deploy":  {Command: buildFixture(t)},
+			})},
 	})
+	fileNote := "answers file (" + r.dir + "/ci.yaml)"
+
 	want := "No person answered the following questions; they were answered as marked:\n\n" +
 		"1. Database (Which database should we use?)\n   Selected: SQLite\n" +
-		"   Answered by: an answers file (" + r.dir + "/ci.yaml), set in advance, not chosen by a person at the time\n\n" +
+		"   Answered by: an " + fileNote + ", set in advance, not chosen by a person at the time\n\n" +
 		`Proceeding with these selections. Treat the answers marked "Answered by" as defaults the user has not confirmed.`
 	if got := r.result(t, "toolu_mcp"); got.IsError || got.Content != want {
-		t.Errorf("the model got (is_error %v):\n%s\nwant:\n%s", got.IsError, got.Content, want)
+		t.Errorf("(a) the model got (is_error %v):\n%s\nwant:\n%s", got.IsError, got.Content, want)
 	}
 	// 2.1.330 defers MCP tools behind tool search unless alwaysLoad is set.
 	if schema := r.srv.Requests()[0].ToolSchema("mcp__askuser__AskUserQuestion"); !bytes.Contains(schema, []byte(`"multiSelect"`)) {
-		t.Errorf("the model was not offered the tool with its schema: %s", schema)
+		t.Errorf("(a) the model was not offered the tool with its schema: %s", schema)
+	}
+
+	if got := r.result(t, "toolu_hook"); got.IsError || !strings.Contains(got.Content, `"Which database should we use?"="SQLite"`) {
+		t.Errorf("(c) the model got (is_error %v) %q", got.IsError, got.Content)
+	}
+	after, _ := r.srv.After("toolu_hook")
+	if joined := strings.Join(after, "\n"); !strings.Contains(joined, fileNote) {
+		t.Errorf("(c) after the tool result the model read %q; want the additionalContext naming the answers file", joined)
+	}
+
+	got := r.result(t, "toolu_el")
+	var received struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	raw, _ := strings.CutPrefix(got.Content, "deploy received: ")
+	if err := json.Unmarshal([]byte(raw), &received); err != nil {
+		t.Fatalf("(d) the tool result %q is not the fixture's report: %v", got.Content, err)
+	}
+	content, _ := json.Marshal(received.Content)
+	if want := `{"confirm":true,"env":"staging","regions":["eu","us"],"replicas":3}`; received.Action != "accept" || string(content) != want {
+		t.Errorf("(d) the server received %s %s, want accept %s", received.Action, content, want)
 	}
 }
 
@@ -162,7 +208,7 @@ func claudeApprove(t *testing.T, version string) {
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_own", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
 			{Text: "done"},
 		},
-		files: map[string]string{"mcp.json": mcpConfig("mcp", "--frontend", "auto")},
+		files: map[string]string{"mcp.json": mcpConfig(map[string]mcpServer{"askuser": {Command: "$ASKUSER", Args: []string{"mcp", "--frontend", "auto"}}})},
 		args:  []string{"--mcp-config", "$DIR/mcp.json", "--permission-prompt-tool", "mcp__askuser__approve"},
 	})
 	ask := r.result(t, "toolu_ask")
@@ -178,58 +224,6 @@ func claudeApprove(t *testing.T, version string) {
 	}
 	if own := r.result(t, "toolu_own"); own.IsError || !strings.HasPrefix(own.Content, "No person answered") || !strings.Contains(own.Content, "Selected: PostgreSQL") {
 		t.Errorf("askuser's own tool through approve: the model got (is_error %v) %q", own.IsError, own.Content)
-	}
-}
-
-// (c) the PreToolUse hook answers the built-in AskUserQuestion from an
-// answers file; additionalContext tells the model a file answered.
-func claudePreToolUseHook(t *testing.T, version string) {
-	settings := `{"hooks":{"PreToolUse":[{"matcher":"AskUserQuestion","hooks":[{"type":"command","command":"$ASKUSER hook --answers $DIR/ci.yaml --timeout 50s","timeout":60}]}]}}`
-	r := runClaude(t, version, claudeCase{
-		turns: []fakeprovider.Turn{
-			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_hook", "AskUserQuestion", e2eDBInput)}},
-			{Text: "done"},
-		},
-		files: map[string]string{"ci.yaml": "answers:\n  Database: SQLite\n", "settings.json": settings},
-		args:  []string{"--settings", "$DIR/settings.json", "--permission-prompt-tool", "stdio"},
-	})
-	got := r.result(t, "toolu_hook")
-	if got.IsError || !strings.Contains(got.Content, `"Which database should we use?"="SQLite"`) {
-		t.Errorf("the model got (is_error %v) %q", got.IsError, got.Content)
-	}
-	after, _ := r.srv.After("toolu_hook")
-	if joined := strings.Join(after, "\n"); !strings.Contains(joined, "answers file ("+r.dir+"/ci.yaml)") {
-		t.Errorf("after the tool result the model read %q; want the additionalContext naming the answers file", joined)
-	}
-}
-
-// (d) an MCP server's form answered by the Elicitation hook from an answers
-// file: the server receives the exact enum values.
-func claudeElicitationHook(t *testing.T, version string) {
-	fixture := buildFixture(t)
-	settings := `{"hooks":{"Elicitation":[{"matcher":"deploy","hooks":[{"type":"command","command":"$ASKUSER hook --answers $DIR/ci.yaml --timeout 50s","timeout":60}]}]}}`
-	answers := "answers:\n  Environment: staging\n  Regions: [eu, us]\n  Confirm: \"Yes\"\n  Replicas: {other: \"3\"}\n  Note: {skip: true}\n"
-	mcp := `{"mcpServers":{"deploy":{"command":"` + fixture + `"}}}`
-	r := runClaude(t, version, claudeCase{
-		turns: []fakeprovider.Turn{
-			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_el", "mcp__deploy__deploy", `{}`)}},
-			{Text: "done"},
-		},
-		files: map[string]string{"ci.yaml": answers, "settings.json": settings, "mcp.json": mcp},
-		args:  []string{"--settings", "$DIR/settings.json", "--mcp-config", "$DIR/mcp.json", "--allowedTools", "mcp__deploy__deploy"},
-	})
-	got := r.result(t, "toolu_el")
-	var received struct {
-		Action  string         `json:"action"`
-		Content map[string]any `json:"content"`
-	}
-	raw, _ := strings.CutPrefix(got.Content, "deploy received: ")
-	if err := json.Unmarshal([]byte(raw), &received); err != nil {
-		t.Fatalf("the tool result %q is not the fixture's report: %v", got.Content, err)
-	}
-	content, _ := json.Marshal(received.Content)
-	if want := `{"confirm":true,"env":"staging","regions":["eu","us"],"replicas":3}`; received.Action != "accept" || string(content) != want {
-		t.Errorf("the server received %s %s, want accept %s", received.Action, content, want)
 	}
 }
 

@@ -22,38 +22,51 @@ import (
 )
 
 // TestClaudeCodeAtTheTerminal: claude -p started from a shell, with askuser
-// mcp and no answers file. The question appears on that shell's terminal
-// (askuser opens /dev/tty, as stdin and stdout carry MCP), the person picks
-// an option with the arrow keys, and the model gets the standard text of a
-// person's answer.
+// mcp and no answers file, in one run per version:
+//   - the question appears on that shell's terminal (askuser opens
+//     /dev/tty, as stdin and stdout carry MCP), the person picks an option
+//     with the arrow keys, and the model gets a person's answer;
+//   - a second server, "late", has a 1.5 s timeout in the MCP config: when
+//     Claude Code gives up on its call (notifications/cancelled), the prompt
+//     leaves the terminal, the person is told why, and the terminal is left
+//     as it was.
 func TestClaudeCodeAtTheTerminal(t *testing.T) {
 	for _, version := range clients.ClaudeVersions {
 		t.Run(version, func(t *testing.T) {
 			t.Parallel()
 			srv := fakeprovider.NewAnthropic(
 				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_tty", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_late", "mcp__late__AskUserQuestion", e2eDBInput)}},
 				fakeprovider.Turn{Text: "done"},
 			)
 			defer srv.Close()
 			dir := t.TempDir()
-			mcp := strings.ReplaceAll(mcpConfig("mcp"), "$ASKUSER", askuserBin())
+			mcp := mcpConfig(map[string]mcpServer{
+				"askuser": {Command: askuserBin(), Args: []string{"mcp"}},
+				"late":    {Command: askuserBin(), Args: []string{"mcp", "--name", "late"}, Timeout: 1500},
+			})
 			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcp), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			p, stdout := startClaudeTTY(t, version, dir, srv.URL, "-p", "Do the task.", "--output-format", "json",
-				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion")
+				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion mcp__late__AskUserQuestion")
 			p.prompt("Which database should we use?")
 			p.send(keyDown, keyEnter)
-			if code, _ := p.exit(); code != 0 {
+			p.expect("the question was withdrawn") // the second call's prompt
+			code, after := p.exit()
+			if code != 0 {
 				t.Fatalf("claude exited %d\nstdout: %s\nscreen:\n%s", code, stdout, p.screen.String())
 			}
-			want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: SQLite\n\nProceeding with user selections."
-			var got []string
-			for _, tr := range srv.ToolResults() {
-				got = append(got, tr.Content)
+			if !p.restored(after) {
+				t.Error("the terminal was left in another mode than it started in")
 			}
-			if len(got) != 1 || got[0] != want {
-				t.Errorf("the model got %q, want a person's answer:\n%s\nscreen:\n%s", got, want, p.screen.String())
+			results := srv.ToolResults()
+			want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: SQLite\n\nProceeding with user selections."
+			if len(results) != 2 || results[0].ToolUseID != "toolu_tty" || results[0].Content != want {
+				t.Fatalf("the model got %+v; want first a person's answer:\n%s\nscreen:\n%s", results, want, p.screen.String())
+			}
+			if !results[1].IsError || !strings.Contains(results[1].Content, "timed out after 1s") {
+				t.Errorf("the model got %+v for the abandoned call, want Claude Code's timeout", results[1])
 			}
 		})
 	}
@@ -106,41 +119,4 @@ func startClaudeTTY(t *testing.T, version, dir, baseURL string, args ...string) 
 		}
 	})
 	return p, stdout
-}
-
-// TestClaudeCodeWithdrawsOnTimeout: when Claude Code gives up on a call
-// (the server's "timeout" in the MCP config passes; it sends
-// notifications/cancelled), the prompt leaves the person's terminal, the
-// person is told why, and the terminal is left as it was.
-func TestClaudeCodeWithdrawsOnTimeout(t *testing.T) {
-	for _, version := range clients.ClaudeVersions {
-		t.Run(version, func(t *testing.T) {
-			t.Parallel()
-			srv := fakeprovider.NewAnthropic(
-				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_late", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
-				fakeprovider.Turn{Text: "done"},
-			)
-			defer srv.Close()
-			dir := t.TempDir()
-			mcp := `{"mcpServers":{"askuser":{"command":"` + askuserBin() + `","args":["mcp"],"timeout":3000}}}`
-			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcp), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			p, stdout := startClaudeTTY(t, version, dir, srv.URL, "-p", "Do the task.", "--output-format", "json",
-				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion")
-			p.prompt("Which database should we use?")
-			p.expect("the question was withdrawn")
-			code, after := p.exit()
-			if code != 0 {
-				t.Fatalf("claude exited %d\nstdout: %s\nscreen:\n%s", code, stdout, p.screen.String())
-			}
-			if !p.restored(after) {
-				t.Error("the terminal was left in another mode than it started in")
-			}
-			results := srv.ToolResults()
-			if len(results) != 1 || !results[0].IsError || !strings.Contains(results[0].Content, "timed out after 3s") {
-				t.Errorf("the model got %+v, want Claude Code's timeout", results)
-			}
-		})
-	}
 }
