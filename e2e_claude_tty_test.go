@@ -22,10 +22,12 @@ import (
 )
 
 // TestClaudeCodeAtTheTerminal: claude -p started from a shell, with askuser
-// mcp and no answers file, in one run per version:
+// mcp and askuser hook and no answers file, in one run per version:
 //   - the question appears on that shell's terminal (askuser opens
 //     /dev/tty, as stdin and stdout carry MCP), the person picks an option
 //     with the arrow keys, and the model gets a person's answer;
+//   - the same for the built-in AskUserQuestion through the PreToolUse
+//     hook, with no additionalContext (a person answered);
 //   - a second server, "late", has a 1.5 s timeout in the MCP config: when
 //     Claude Code gives up on its call (notifications/cancelled), the prompt
 //     leaves the terminal, the person is told why, and the terminal is left
@@ -36,6 +38,7 @@ func TestClaudeCodeAtTheTerminal(t *testing.T) {
 			t.Parallel()
 			srv := fakeprovider.NewAnthropic(
 				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_tty", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_hook", "AskUserQuestion", e2eDBInput)}},
 				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_late", "mcp__late__AskUserQuestion", e2eDBInput)}},
 				fakeprovider.Turn{Text: "done"},
 			)
@@ -45,13 +48,21 @@ func TestClaudeCodeAtTheTerminal(t *testing.T) {
 				"askuser": {Command: askuserBin(), Args: []string{"mcp"}},
 				"late":    {Command: askuserBin(), Args: []string{"mcp", "--name", "late"}, Timeout: 1500},
 			})
-			if err := os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(mcp), 0o600); err != nil {
-				t.Fatal(err)
+			settings := `{"hooks":{"PreToolUse":[{"matcher":"AskUserQuestion","hooks":[{"type":"command","command":"` + askuserBin() + ` hook --timeout 50s","timeout":60}]}]}}`
+			for name, text := range map[string]string{"mcp.json": mcp, "settings.json": settings} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
 			}
 			p, stdout := startClaudeTTY(t, version, dir, srv.URL, "-p", "Do the task.", "--output-format", "json",
-				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion mcp__late__AskUserQuestion")
+				"--mcp-config", filepath.Join(dir, "mcp.json"), "--allowedTools", "mcp__askuser__AskUserQuestion mcp__late__AskUserQuestion",
+				"--settings", filepath.Join(dir, "settings.json"), "--permission-prompt-tool", "stdio")
 			p.prompt("Which database should we use?")
 			p.send(keyDown, keyEnter)
+			// The hook's prompt: the person takes the recommended option.
+			p.expect("Which database should we use?")
+			p.prompt("Which database should we use?")
+			p.send(keyEnter)
 			p.expect("the question was withdrawn") // the second call's prompt
 			code, after := p.exit()
 			if code != 0 {
@@ -62,11 +73,17 @@ func TestClaudeCodeAtTheTerminal(t *testing.T) {
 			}
 			results := srv.ToolResults()
 			want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: SQLite\n\nProceeding with user selections."
-			if len(results) != 2 || results[0].ToolUseID != "toolu_tty" || results[0].Content != want {
+			if len(results) != 3 || results[0].ToolUseID != "toolu_tty" || results[0].Content != want {
 				t.Fatalf("the model got %+v; want first a person's answer:\n%s\nscreen:\n%s", results, want, p.screen.String())
 			}
-			if !results[1].IsError || !strings.Contains(results[1].Content, "timed out after 1s") {
-				t.Errorf("the model got %+v for the abandoned call, want Claude Code's timeout", results[1])
+			if r := results[1]; r.IsError || !strings.Contains(r.Content, `"Which database should we use?"="PostgreSQL (Recommended)"`) {
+				t.Errorf("the hook's answer reached the model as %+v", r)
+			}
+			if after, _ := srv.After("toolu_hook"); len(after) != 0 {
+				t.Errorf("a person answered, yet the model was told %q", after)
+			}
+			if !results[2].IsError || !strings.Contains(results[2].Content, "timed out after 1s") {
+				t.Errorf("the model got %+v for the abandoned call, want Claude Code's timeout", results[2])
 			}
 		})
 	}

@@ -169,8 +169,13 @@ func (b *bridgeAsker) survey(ctx context.Context) (ask.Frontend, func(), error) 
 	}
 	in, out, closeTTY, err := b.ios.Terminal()
 	if err != nil {
-		<-b.terminal
-		return nil, nil, fmt.Errorf("%w: nobody can answer now: no answers file was given and %v; give --answers FILE, or --frontend auto to take the recommended options", ask.ErrNoAnswer, err)
+		// Claude Code runs hooks without a controlling terminal; the
+		// person is at the one claude was started from.
+		var herr error
+		if in, out, closeTTY, herr = b.ios.HostTerminal(); herr != nil {
+			<-b.terminal
+			return nil, nil, fmt.Errorf("%w: nobody can answer now: no answers file was given, %v, and %v; give --answers FILE, or --frontend auto to take the recommended options", ask.ErrNoAnswer, err, herr)
+		}
 	}
 	sv := frontend.NewSurvey(in, out)
 	color := b.ios.ColorAllowed()
