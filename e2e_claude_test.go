@@ -199,17 +199,23 @@ func claudeToolAndHooks(t *testing.T, version string) {
 // (b) approve as --permission-prompt-tool, under --frontend auto: the
 // built-in AskUserQuestion is answered with the exact label and a note
 // that the policy chose it; a write is denied (the policy never approves);
-// askuser's own MCP tool, not in --allowedTools, is allowed at once.
+// askuser's own MCP tool, not in --allowedTools, is allowed at once; and
+// a second askuser server with --frontend elicit reports the form claude -p
+// cancels as unanswered.
 func claudeApprove(t *testing.T, version string) {
 	r := runClaude(t, version, claudeCase{
 		turns: []fakeprovider.Turn{
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_ask", "AskUserQuestion", e2eDBInput)}},
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_w", "Bash", `{"command":"touch written.txt","description":"write a file"}`)}},
 			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_own", "mcp__askuser__AskUserQuestion", e2eDBInput)}},
+			{ToolCalls: []fakeprovider.ToolCall{toolCall("toolu_form", "mcp__form__AskUserQuestion", e2eDBInput)}},
 			{Text: "done"},
 		},
-		files: map[string]string{"mcp.json": mcpConfig(map[string]mcpServer{"askuser": {Command: "$ASKUSER", Args: []string{"mcp", "--frontend", "auto"}}})},
-		args:  []string{"--mcp-config", "$DIR/mcp.json", "--permission-prompt-tool", "mcp__askuser__approve"},
+		files: map[string]string{"mcp.json": mcpConfig(map[string]mcpServer{
+			"askuser": {Command: "$ASKUSER", Args: []string{"mcp", "--frontend", "auto"}},
+			"form":    {Command: "$ASKUSER", Args: []string{"mcp", "--frontend", "elicit", "--name", "form"}},
+		})},
+		args: []string{"--mcp-config", "$DIR/mcp.json", "--permission-prompt-tool", "mcp__askuser__approve", "--allowedTools", "mcp__form__AskUserQuestion"},
 	})
 	ask := r.result(t, "toolu_ask")
 	if ask.IsError || !strings.Contains(ask.Content, `"Which database should we use?"="PostgreSQL (Recommended)"`) ||
@@ -221,6 +227,10 @@ func claudeApprove(t *testing.T, version string) {
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "written.txt")); err == nil {
 		t.Error("the denied write ran")
+	}
+	// --frontend elicit: claude -p cancels a form no Elicitation hook answers.
+	if form := r.result(t, "toolu_form"); !form.IsError || !strings.Contains(form.Content, "dismissed without an answer") || strings.Contains(form.Content, "Selected") {
+		t.Errorf("the host's form in claude -p: the model got (is_error %v) %q; want a no-answer saying the form was dismissed", form.IsError, form.Content)
 	}
 	if own := r.result(t, "toolu_own"); own.IsError || !strings.HasPrefix(own.Content, "No person answered") || !strings.Contains(own.Content, "Selected: PostgreSQL") {
 		t.Errorf("askuser's own tool through approve: the model got (is_error %v) %q", own.IsError, own.Content)
