@@ -25,6 +25,7 @@ type standinField struct {
 	values   []any
 	required bool
 	q        ask.Question
+	problem  string // why the last answer did not fit, for a retry
 }
 
 type standinForm struct {
@@ -173,6 +174,9 @@ func (f *standinForm) Questions(id, agent string) ask.Request {
 	req := ask.Request{ID: id, Kind: ask.KindElicitation, Agent: agent}
 	for i, fd := range f.fields {
 		q := fd.q
+		if fd.problem != "" {
+			q.Question = "Your last answer could not be used: " + fd.problem + ". Please answer again.\n" + q.Question
+		}
 		if i == 0 && f.message != "" {
 			q.Question = f.message + "\n" + q.Question
 		}
@@ -181,28 +185,53 @@ func (f *standinForm) Questions(id, agent string) ask.Request {
 	return req
 }
 
-func (f *standinForm) Content(answers []ask.Answer) (map[string]any, error) {
+// standinProblems are the fields whose answers did not fit.
+type standinProblems struct {
+	byField map[string]string
+	msgs    []string
+	final   bool
+}
+
+func (p *standinProblems) Final() bool    { return p.final }
+func (p *standinProblems) String() string { return strings.Join(p.msgs, "; ") }
+
+func (f *standinForm) Content(answers []ask.Answer) (map[string]any, problems) {
 	content := map[string]any{}
-	var probs []string
+	probs := &standinProblems{byField: map[string]string{}}
 	for i, fd := range f.fields {
 		var a ask.Answer
 		if i < len(answers) {
 			a = answers[i]
 		}
 		v, ok, err := fd.value(a)
+		if err == nil && !ok && fd.required {
+			err = fmt.Errorf("%s is required", fd.q.Header)
+		}
 		switch {
 		case err != nil:
-			probs = append(probs, err.Error())
+			probs.byField[fd.name] = err.Error()
+			probs.msgs = append(probs.msgs, err.Error())
+			probs.final = probs.final || a.Source != ask.SourcePerson
 		case ok:
 			content[fd.name] = v
-		case fd.required:
-			probs = append(probs, fmt.Sprintf("%s is required", fd.q.Header))
 		}
 	}
-	if len(probs) > 0 {
-		return nil, errors.New(strings.Join(probs, "; "))
+	if len(probs.msgs) > 0 {
+		return content, probs
 	}
 	return content, nil
+}
+
+func (f *standinForm) Retry(p problems) form {
+	sp, _ := p.(*standinProblems)
+	out := &standinForm{message: f.message}
+	for _, fd := range f.fields {
+		if sp != nil && sp.byField[fd.name] != "" {
+			fd.problem = sp.byField[fd.name]
+			out.fields = append(out.fields, fd)
+		}
+	}
+	return out
 }
 
 func (fd standinField) value(a ask.Answer) (any, bool, error) {

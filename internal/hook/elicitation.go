@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -32,9 +33,9 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form, which cannot be asked: %v", server, err))
 	}
 	id := newID()
-	req := f.Questions(id, "")
+	content := map[string]any{}
 	for attempt := 1; ; attempt++ {
-		answers, err := cfg.Ask(ctx, req)
+		answers, err := cfg.Ask(ctx, f.Questions(id, ""))
 		if err != nil {
 			return formAction("cancel", nil, fmt.Sprintf("askuser hook: nobody answered %s's form: %v", server, err))
 		}
@@ -43,24 +44,16 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 				return formAction("cancel", nil, fmt.Sprintf("askuser hook: cancelled %s's form: only the recommended-option policy answered it (%s), and a guess is not sent to a server as the user's input", server, WhoAnswered(a)))
 			}
 		}
-		content, err := f.Content(answers)
-		if err == nil {
+		got, probs := f.Content(answers)
+		maps.Copy(content, got)
+		if probs == nil {
 			return formAction("accept", content, "")
 		}
-		if !AllPerson(answers) || attempt == formAttempts {
-			return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form: the answers do not fit it: %v", server, err))
+		if probs.Final() || !AllPerson(answers) || attempt == formAttempts {
+			return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form: the answers do not fit it: %s", server, probs))
 		}
-		req = retryRequest(f.Questions(id, ""), err)
+		f = f.Retry(probs) // asks again only what did not fit, saying why
 	}
-}
-
-// retryRequest asks the form again, saying first why the last answers
-// could not be used.
-func retryRequest(req ask.Request, why error) ask.Request {
-	if len(req.Questions) > 0 {
-		req.Questions[0].Question = fmt.Sprintf("Your last answers could not be used: %v. Please answer again.\n%s", why, req.Questions[0].Question)
-	}
-	return req
 }
 
 // formAction prints an Elicitation decision.
