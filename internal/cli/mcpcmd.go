@@ -44,7 +44,7 @@ func runMCP(c *cli.Context, e *env) error {
 	if c.IsSet("ask-timeout") {
 		unwatched = 0
 	}
-	srv := mcp.NewServer(mcp.ServerConfig{
+	srv := mcp.NewServer(mcp.ServeConfig{
 		Version: Version, Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
 		Unwatched: unwatched, Log: e.ios.ErrOut,
 	})

@@ -2,6 +2,10 @@
 // (github.com/modelcontextprotocol/go-sdk): no other package imports it,
 // and no SDK type leaves it.
 //
+// MERGE (lead): the client side (h-mcpclient, client.go) has its own
+// package comment; keep that one and turn this one into a plain comment
+// of server.go, from "The server side" down.
+//
 // The server side (server*.go) is `askuser mcp`, a stdio MCP server that
 // lets any MCP host ask its person through askuser. It offers two tools:
 //   - AskUserQuestion, with askuser's own raw JSON Schema (ask.InputSchema)
@@ -49,7 +53,7 @@ import (
 // when told to (--frontend elicit).
 type Asker func(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error)
 
-// Defaults of ServerConfig.
+// Defaults of ServeConfig.
 const (
 	// DefaultProgressEvery is how often a waiting call reports progress.
 	DefaultProgressEvery = time.Minute
@@ -59,8 +63,8 @@ const (
 	DefaultUnwatched = 25 * time.Minute
 )
 
-// ServerConfig is what askuser mcp serves with.
-type ServerConfig struct {
+// ServeConfig is what askuser mcp serves with.
+type ServeConfig struct {
 	// Version is askuser's version, reported in initialize.
 	Version string
 	Ask     Asker
@@ -81,12 +85,12 @@ type ServerConfig struct {
 
 // Server is askuser mcp.
 type Server struct {
-	cfg ServerConfig
+	cfg ServeConfig
 	srv *sdk.Server
 }
 
 // NewServer builds the server and its tools.
-func NewServer(cfg ServerConfig) *Server {
+func NewServer(cfg ServeConfig) *Server {
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = DefaultProgressEvery
 	}

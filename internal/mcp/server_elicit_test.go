@@ -51,8 +51,8 @@ func TestElicitAccept(t *testing.T) {
 		{Action: "accept", Content: map[string]any{"q1": "SQLite", "q1_other": "MySQL"}},
 		{Action: "accept", Content: map[string]any{"q1": "PostgreSQL (Recommended)", "q2": []any{"Search", "Auth"}, "q2_other": "and audit logs"}},
 	}}
-	cs := connect(t, ServerConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
-	res := call(t, cs, ask.ToolName, twoQuestions, nil)
+	cs := connect(t, ServeConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
+	res := callTool(t, cs, ask.ToolName, twoQuestions, nil)
 	want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: PostgreSQL\n\n" +
 		"2. Features (Which features?)\n   Selected: Auth, Search\n   Other: and audit logs\n\nProceeding with user selections."
 	if got := text(t, res); got != want || res.IsError {
@@ -76,8 +76,8 @@ func TestElicitDeclineAndCancelAreNotAnswers(t *testing.T) {
 	} {
 		t.Run(action, func(t *testing.T) {
 			host := &scriptedHost{replies: []*sdk.ElicitResult{{Action: action}}}
-			cs := connect(t, ServerConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
-			res := call(t, cs, ask.ToolName, twoQuestions, nil)
+			cs := connect(t, ServeConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
+			res := callTool(t, cs, ask.ToolName, twoQuestions, nil)
 			got := text(t, res)
 			if !res.IsError || !strings.Contains(got, want) || !strings.Contains(got, "Which features?") || strings.Contains(got, "Selected") {
 				t.Errorf("isError %v, text %q: want a no-answer saying %q and naming the questions", res.IsError, got, want)
@@ -87,8 +87,8 @@ func TestElicitDeclineAndCancelAreNotAnswers(t *testing.T) {
 }
 
 func TestNoHostFormWithoutTheCapability(t *testing.T) {
-	cs := connect(t, ServerConfig{Ask: hostAsker}, nil) // no ElicitationHandler: no capability
-	if got := text(t, call(t, cs, ask.ToolName, twoQuestions, nil)); !strings.Contains(got, "no host form") {
+	cs := connect(t, ServeConfig{Ask: hostAsker}, nil) // no ElicitationHandler: no capability
+	if got := text(t, callTool(t, cs, ask.ToolName, twoQuestions, nil)); !strings.Contains(got, "no host form") {
 		t.Errorf("text %q: the host form must be nil when the client cannot elicit", got)
 	}
 }
@@ -97,12 +97,12 @@ func TestNoHostFormWithoutTheCapability(t *testing.T) {
 // declined form denies.
 func TestElicitApproval(t *testing.T) {
 	host := &scriptedHost{replies: []*sdk.ElicitResult{{Action: "accept", Content: map[string]any{"q1": "Allow"}}, {Action: "decline"}}}
-	cs := connect(t, ServerConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
+	cs := connect(t, ServeConfig{Ask: hostAsker}, &sdk.ClientOptions{ElicitationHandler: host.handle})
 	args := approveArgs("Bash", `{"command":"touch x"}`)
-	if d := decision(t, call(t, cs, "approve", args, nil)); d.Behavior != "allow" {
+	if d := decision(t, callTool(t, cs, "approve", args, nil)); d.Behavior != "allow" {
 		t.Errorf("an accepted Allow gave %+v", d)
 	}
-	if d := decision(t, call(t, cs, "approve", args, nil)); d.Behavior != "deny" || !strings.Contains(d.Message, "declined") {
+	if d := decision(t, callTool(t, cs, "approve", args, nil)); d.Behavior != "deny" || !strings.Contains(d.Message, "declined") {
 		t.Errorf("a declined form gave %+v", d)
 	}
 	if !strings.Contains(host.shown[0].Message, "tool wants to run") {

@@ -36,7 +36,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 // connect runs a server with cfg in process and returns a Go SDK client
 // session to it.
-func connect(t *testing.T, cfg ServerConfig, opts *sdk.ClientOptions) *sdk.ClientSession {
+func connect(t *testing.T, cfg ServeConfig, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	s := NewServer(cfg)
 	st, ct := sdk.NewInMemoryTransports()
@@ -59,7 +59,7 @@ func frontendAsker(fe ask.Frontend) Asker {
 	}
 }
 
-func call(t *testing.T, cs *sdk.ClientSession, tool, args string, meta sdk.Meta) *sdk.CallToolResult {
+func callTool(t *testing.T, cs *sdk.ClientSession, tool, args string, meta sdk.Meta) *sdk.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: tool, Arguments: json.RawMessage(args), Meta: meta})
 	if err != nil {
@@ -87,7 +87,7 @@ func text(t *testing.T, res *sdk.CallToolResult) string {
 }
 
 func TestToolsAsTheHostSeesThem(t *testing.T) {
-	cs := connect(t, ServerConfig{Ask: frontendAsker(asktest.New(t))}, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(asktest.New(t))}, nil)
 	res, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,8 +124,8 @@ func TestAskAnsweredWithStandardText(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Database").Choose("SQLite")
 	fe.Expect("Database").Choose("PostgreSQL").From(ask.SourceFile)
-	cs := connect(t, ServerConfig{Ask: frontendAsker(fe)}, nil)
-	got := text(t, call(t, cs, ask.ToolName, dbInput, sdk.Meta{"claudecode/toolUseId": "toolu_1"}))
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe)}, nil)
+	got := text(t, callTool(t, cs, ask.ToolName, dbInput, sdk.Meta{"claudecode/toolUseId": "toolu_1"}))
 	want := "User answered the following questions:\n\n1. Database (Which database should we use?)\n   Selected: SQLite\n\nProceeding with user selections."
 	if got != want {
 		t.Errorf("result\n%s\nwant\n%s", got, want)
@@ -133,15 +133,15 @@ func TestAskAnsweredWithStandardText(t *testing.T) {
 	if id := fe.Asked()[0].ID; id != "toolu_1" {
 		t.Errorf("set asked as %q, want Claude Code's tool_use id", id)
 	}
-	res := call(t, cs, ask.ToolName, dbInput, nil)
+	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	if got := text(t, res); res.IsError || !strings.Contains(got, "Answered by: an answers file") || !strings.HasPrefix(got, "No person answered") {
 		t.Errorf("file answer result %q: must say no person answered", got)
 	}
 }
 
 func TestAskInvalidInputListsEveryProblem(t *testing.T) {
-	cs := connect(t, ServerConfig{Ask: frontendAsker(asktest.New(t))}, nil)
-	res := call(t, cs, ask.ToolName, `{"questions":[{"question":"Q?","header":"A header far too long","options":[{"label":"one"}],"multiSelect":"no"}]}`, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(asktest.New(t))}, nil)
+	res := callTool(t, cs, ask.ToolName, `{"questions":[{"question":"Q?","header":"A header far too long","options":[{"label":"one"}],"multiSelect":"no"}]}`, nil)
 	got := text(t, res)
 	for _, want := range []string{"header", "options", "multiSelect", "call AskUserQuestion again"} {
 		if !res.IsError || !strings.Contains(got, want) {
@@ -154,8 +154,8 @@ func TestAskNobodyCanAnswer(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Database").Fail(fmt.Errorf("%w: no terminal to ask on and no answers file", ask.ErrNoAnswer))
 	log := &syncBuffer{}
-	cs := connect(t, ServerConfig{Ask: frontendAsker(fe), Log: log}, nil)
-	res := call(t, cs, ask.ToolName, dbInput, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Log: log}, nil)
+	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	got := text(t, res)
 	if !res.IsError || !strings.Contains(got, "not answered") || !strings.Contains(got, "Which database should we use?") || !strings.Contains(got, "no terminal") {
 		t.Errorf("isError %v, text %q: want a plain no-answer naming the question and why", res.IsError, got)
@@ -181,7 +181,7 @@ func blockingAsker(ended chan<- error) Asker {
 func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 	ended := make(chan error, 1)
 	log := &syncBuffer{}
-	cs := connect(t, ServerConfig{Ask: blockingAsker(ended), Log: log}, nil)
+	cs := connect(t, ServeConfig{Ask: blockingAsker(ended), Log: log}, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
 	go func() {
@@ -210,8 +210,8 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 
 func TestUnwatchedCallIsBounded(t *testing.T) {
 	ended := make(chan error, 1)
-	cs := connect(t, ServerConfig{Ask: blockingAsker(ended), Unwatched: 50 * time.Millisecond}, nil)
-	res := call(t, cs, ask.ToolName, dbInput, nil)
+	cs := connect(t, ServeConfig{Ask: blockingAsker(ended), Unwatched: 50 * time.Millisecond}, nil)
+	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	if got := text(t, res); !res.IsError || !strings.Contains(got, "no progress token") {
 		t.Errorf("text %q: want a no-answer saying why the wait was bounded", got)
 	}
@@ -234,8 +234,8 @@ func TestProgressWhileWaiting(t *testing.T) {
 		return []ask.Answer{a}, nil
 	}
 	// A bound for unwatched calls must not cut a watched one.
-	cs := connect(t, ServerConfig{Ask: slow, ProgressEvery: 30 * time.Millisecond, Unwatched: 50 * time.Millisecond}, opts)
-	res := call(t, cs, ask.ToolName, dbInput, sdk.Meta{"progressToken": "tok-7"})
+	cs := connect(t, ServeConfig{Ask: slow, ProgressEvery: 30 * time.Millisecond, Unwatched: 50 * time.Millisecond}, opts)
+	res := callTool(t, cs, ask.ToolName, dbInput, sdk.Meta{"progressToken": "tok-7"})
 	if got := text(t, res); res.IsError || !strings.Contains(got, "Selected: SQLite") {
 		t.Fatalf("result %q", got)
 	}
@@ -252,7 +252,7 @@ func TestProgressWhileWaiting(t *testing.T) {
 }
 
 func TestUnknownToolIsAnError(t *testing.T) {
-	cs := connect(t, ServerConfig{Ask: frontendAsker(asktest.New(t))}, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(asktest.New(t))}, nil)
 	if _, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "nope", Arguments: map[string]any{}}); err == nil {
 		t.Error("calling an unknown tool succeeded")
 	}
@@ -278,8 +278,8 @@ func TestApproveBuiltInAskUserQuestion(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Database").Choose("PostgreSQL").From(ask.SourceFile)
 	fe.Expect("Database").Skip()
-	cs := connect(t, ServerConfig{Ask: frontendAsker(fe)}, nil)
-	d := decision(t, call(t, cs, "approve", approveArgs("AskUserQuestion", dbInput), nil))
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe)}, nil)
+	d := decision(t, callTool(t, cs, "approve", approveArgs("AskUserQuestion", dbInput), nil))
 	var upd struct {
 		Questions   json.RawMessage              `json:"questions"`
 		Answers     map[string]string            `json:"answers"`
@@ -297,7 +297,7 @@ func TestApproveBuiltInAskUserQuestion(t *testing.T) {
 	if len(upd.Questions) == 0 {
 		t.Error("updatedInput lost questions; Claude Code's validation would fail")
 	}
-	if d := decision(t, call(t, cs, "approve", approveArgs("AskUserQuestion", dbInput), nil)); d.Behavior != "deny" || !strings.Contains(d.Message, "skipped") {
+	if d := decision(t, callTool(t, cs, "approve", approveArgs("AskUserQuestion", dbInput), nil)); d.Behavior != "deny" || !strings.Contains(d.Message, "skipped") {
 		t.Errorf("an all-skipped set gave %+v; never an empty answers map", d)
 	}
 	if id := fe.Asked()[0].ID; id != "toolu_9" {
@@ -310,7 +310,7 @@ func TestApproveOtherTools(t *testing.T) {
 	fe.Expect("Approve").Choose("Allow").From(ask.SourcePolicy)
 	fe.Expect("Approve").Other("write it under /tmp instead")
 	rules, _ := approval.ParseRules("Bash(git status:*)", "ci.yaml line 2")
-	cs := connect(t, ServerConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa"}, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa"}, nil)
 	write := `{"command":"touch x","description":"write"}`
 	for _, tc := range []struct {
 		tool, input, behavior, want string
@@ -320,7 +320,7 @@ func TestApproveOtherTools(t *testing.T) {
 		{"Bash", write, "deny", "no person approved"},
 		{"Bash", write, "deny", "said instead: write it under /tmp instead"},
 	} {
-		d := decision(t, call(t, cs, "approve", approveArgs(tc.tool, tc.input), nil))
+		d := decision(t, callTool(t, cs, "approve", approveArgs(tc.tool, tc.input), nil))
 		if d.Behavior != tc.behavior || !strings.Contains(d.Message, tc.want) {
 			t.Errorf("%s %s: %+v, want %s %q", tc.tool, tc.input, d, tc.behavior, tc.want)
 		}
@@ -328,7 +328,7 @@ func TestApproveOtherTools(t *testing.T) {
 			t.Errorf("%s: updatedInput %s, want the input unchanged", tc.tool, d.UpdatedInput)
 		}
 	}
-	if d := decision(t, call(t, cs, "approve", `{"input":{}}`, nil)); d.Behavior != "deny" {
+	if d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil)); d.Behavior != "deny" {
 		t.Errorf("a request naming no tool gave %+v", d)
 	}
 }

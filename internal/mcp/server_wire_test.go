@@ -18,7 +18,7 @@ type wire struct {
 	out *bufio.Scanner
 }
 
-func startWire(t *testing.T, cfg ServerConfig) *wire {
+func startWire(t *testing.T, cfg ServeConfig) *wire {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -80,7 +80,7 @@ func (w *wire) reply(id string) map[string]json.RawMessage {
 func TestDiscoverAndUnknownRequestsFailFast(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Database").Choose("SQLite")
-	w := startWire(t, ServerConfig{Ask: frontendAsker(fe), Version: "1.2.3"})
+	w := startWire(t, ServeConfig{Ask: frontendAsker(fe), Version: "1.2.3"})
 	w.send(`{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude-code","version":"2.1.330"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"elicitation":{"form":{},"url":{}}}}}}`)
 	if e := string(w.reply(`"server-discover-probe-1"`)["error"]); !strings.Contains(e, "-32601") {
 		t.Errorf("server/discover got %s, want error -32601", e)
@@ -120,7 +120,7 @@ func TestDiscoverAndUnknownRequestsFailFast(t *testing.T) {
 // withdrawn and the server stops.
 func TestInputEndWithdrawsWaitingQuestions(t *testing.T) {
 	ended := make(chan error, 1)
-	w := startWire(t, ServerConfig{Ask: blockingAsker(ended)})
+	w := startWire(t, ServeConfig{Ask: blockingAsker(ended)})
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	w.reply("1")
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
