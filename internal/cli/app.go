@@ -72,6 +72,8 @@ func newApp(e *env) *cli.App {
 			resumeCommand(e),
 			sessionsCommand(e),
 			schemaCommand(e),
+			mcpCommand(e),
+			hookCommand(e),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

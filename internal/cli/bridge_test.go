@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const hookAsk = `{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"R"},{"label":"SQLite","description":"E"}],"multiSelect":false}]}}`
+
+func hookBash(cmd string) string {
+	return `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"` + cmd + `"}}`
+}
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runHookCmd runs askuser hook in process and decodes its decision.
+func runHookCmd(t *testing.T, stdin string, args ...string) (code int, out map[string]any, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Run(context.Background(), append([]string{"askuser", "hook"}, args...), strings.NewReader(stdin), &o, &e)
+	if code == ExitOK {
+		var v struct {
+			Out map[string]any `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(o.Bytes(), &v); err != nil || v.Out == nil {
+			t.Fatalf("exit 0 with stdout %q: not a decision (%v)", o.String(), err)
+		}
+		out = v.Out
+	} else if o.Len() != 0 {
+		t.Errorf("exit %d with stdout %q; a blocking exit prints no decision", code, o.String())
+	}
+	return code, out, e.String()
+}
+
+const rulesFile = `# rules before answers: line numbers below must stay right
+approvals:
+  allow: ["Bash(git status:*)"]
+  deny:
+    - "Bash(rm:*)"
+unanswered: error
+answers:
+  Database: PostgreSQL
+`
+
+func TestHookAnswersFileWithApprovals(t *testing.T) {
+	f := writeFile(t, "ci.yaml", rulesFile)
+	_, out, _ := runHookCmd(t, hookAsk, "--answers", f)
+	answers := out["updatedInput"].(map[string]any)["answers"].(map[string]any)
+	if out["permissionDecision"] != "allow" || answers["Which database should we use?"] != "PostgreSQL (Recommended)" {
+		t.Errorf("decision %v", out)
+	}
+	if !strings.Contains(out["additionalContext"].(string), "answers file ("+f+")") {
+		t.Errorf("additionalContext %q does not name the answers file", out["additionalContext"])
+	}
+	for cmd, want := range map[string]string{
+		"git status": "allow", "rm -rf build": "deny", "touch x": "deny",
+	} {
+		_, out, _ := runHookCmd(t, hookBash(cmd), "--answers", f)
+		if out["permissionDecision"] != want {
+			t.Errorf("%s: decision %v, want %s", cmd, out, want)
+		}
+	}
+	_, out, _ = runHookCmd(t, hookBash("rm -rf build"), "--answers", f)
+	if !strings.Contains(out["permissionDecisionReason"].(string), "rule Bash(rm:*) ("+f+" approvals: deny)") {
+		t.Errorf("denial %q does not name the rule and the file", out["permissionDecisionReason"])
+	}
+}
+
+// A broken answers file is reported where the host sees it, as a denial,
+// never as a crash that would let the call run.
+func TestHookBrokenAnswersFileDenies(t *testing.T) {
+	for name, tc := range map[string]struct{ file, want string }{
+		"bad label":    {strings.Replace(rulesFile, "PostgreSQL", "Postgres", 1), ":8:"},
+		"bad rule":     {strings.Replace(rulesFile, "Bash(rm:*)", "mcp__*", 1), "mcp__*"},
+		"unknown key":  {strings.Replace(rulesFile, "  allow:", "  allowed:", 1), "allowed"},
+		"not yaml":     {"answers: [", "answers"},
+		"missing file": {"", "no such file"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := filepath.Join(t.TempDir(), "missing.yaml")
+			if tc.file != "" {
+				f = writeFile(t, "ci.yaml", tc.file)
+			}
+			code, out, _ := runHookCmd(t, hookAsk, "--answers", f)
+			reason, _ := out["permissionDecisionReason"].(string)
+			if code != ExitOK || out["permissionDecision"] != "deny" || !strings.Contains(reason, tc.want) {
+				t.Errorf("exit %d, decision %v; want a denial saying %q", code, out, tc.want)
+			}
+		})
+	}
+}
+
+func TestHookBlocksWhatItCannotRead(t *testing.T) {
+	for name, tc := range map[string]struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		"garbage":       {"{oops", []string{"--frontend", "auto"}, "not a JSON object"},
+		"stdio":         {hookAsk, []string{"--frontend", "stdio"}, "standard input carries"},
+		"elicit":        {hookAsk, []string{"--frontend", "elicit"}, "not a frontend here"},
+		"bad flag":      {hookAsk, []string{"--no-such-flag"}, "no-such-flag"},
+		"zero timeout":  {hookAsk, []string{"--timeout", "0s"}, "--timeout"},
+		"argument":      {hookAsk, []string{"extra"}, "no arguments"},
+		"unknown event": {`{"hook_event_name":"Stop"}`, []string{"--frontend", "auto"}, "Stop"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, _, stderr := runHookCmd(t, tc.stdin, tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 (blocking) saying %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestHookPolicyNeverApproves(t *testing.T) {
+	_, out, _ := runHookCmd(t, hookBash("touch x"), "--frontend", "auto")
+	if out["permissionDecision"] != "deny" || !strings.Contains(out["permissionDecisionReason"].(string), "no person approved") {
+		t.Errorf("decision %v", out)
+	}
+}
+
+// TestMCPCommand runs askuser mcp in process over pipes, as a host would.
+func TestMCPCommand(t *testing.T) {
+	f := writeFile(t, "ci.yaml", rulesFile)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), []string{"askuser", "mcp", "--answers", f}, inR, outW, &errOut)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	send := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reply := func(id string) string {
+		for lines.Scan() {
+			if strings.Contains(lines.Text(), `"id":`+id+`,`) {
+				return lines.Text()
+			}
+		}
+		t.Fatalf("no reply to %s (stderr %s)", id, errOut.String())
+		return ""
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	reply("1")
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var ev map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(hookAsk), &ev)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + string(ev["tool_input"]) + `}}`)
+	if r := reply("2"); !strings.Contains(r, `Selected: PostgreSQL\n   Answered by: an answers file`) {
+		t.Errorf("AskUserQuestion replied %s", r)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"approve","arguments":{"tool_name":"Bash","input":{"command":"git status"}}}}`)
+	if r := reply("3"); !strings.Contains(r, `{\"behavior\":\"allow\",\"updatedInput\":{\"command\":\"git status\"}}`) {
+		t.Errorf("approve replied %s", r)
+	}
+	inW.Close()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("askuser mcp exited %d when its input ended; stderr %s", code, errOut.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("askuser mcp did not exit when its input ended")
+	}
+}

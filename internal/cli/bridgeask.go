@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/iostreams"
+)
+
+// feElicit asks through the MCP host's own form (askuser mcp only).
+const feElicit = "elicit"
+
+// bridgeFlags are the flags of askuser mcp and askuser hook: the frontend
+// flags of askuser ask, where standard input is not the person's (it
+// carries MCP, or the hook event), so stdio is not offered and the person
+// is reached at /dev/tty.
+func bridgeFlags(elicit bool) []cli.Flag {
+	usage := "how to ask: survey (a prompt on the terminal, /dev/tty), file (answers file), auto (recommended option; never approves a tool)"
+	if elicit {
+		usage += ", elicit (the MCP host's own form)"
+	}
+	flags := []cli.Flag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: usage + " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"}}
+	for _, f := range frontendFlags() {
+		if f.Names()[0] != "frontend" {
+			flags = append(flags, f)
+		}
+	}
+	return append(flags,
+		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
+		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)"},
+		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
+	)
+}
+
+// bridgeAsker asks for askuser mcp and askuser hook. It chooses the
+// frontend for each question set, so a terminal is opened only while a
+// question is on it, and a broken answers file or a missing terminal is
+// reported in the answer to that set (where the model or the hook's host
+// sees it) rather than stopping the server.
+type bridgeAsker struct {
+	spec      frontendSpec
+	ios       *iostreams.IOStreams
+	file      *frontend.File
+	fileErr   error
+	timeout   time.Duration
+	onTimeout ask.Policy
+	// terminal is held by the set on the terminal: a prompt draws one set
+	// at a time.
+	terminal chan struct{}
+	log      io.Writer
+}
+
+// newBridgeAsker reads the flags; the answers file's approval rules come
+// back beside it.
+func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approval.Policy, error) {
+	spec, err := readBridgeSpec(c, e, elicit)
+	if err != nil {
+		return nil, nil, err
+	}
+	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
+	if err != nil || onTimeout == ask.PolicySuspend {
+		return nil, nil, usageErrorf("--on-timeout: %q is not valid here; use error or auto", c.String("on-timeout"))
+	}
+	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
+		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
+	var rules *approval.Policy
+	if spec.answers != "" {
+		b.file, rules, b.fileErr = loadAnswersWithApprovals(spec.answers)
+		if b.fileErr == nil && spec.unanswered != "" {
+			b.file.SetUnanswered(spec.unanswered)
+		}
+		if b.fileErr != nil {
+			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %v\n", spec.answersFrom, b.fileErr)
+		}
+	}
+	return b, rules, nil
+}
+
+func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
+	s := frontendSpec{verbose: c.Bool("verbose")}
+	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
+	switch {
+	case s.name == "", s.name == feSurvey, s.name == feFile, s.name == feAuto, s.name == feElicit && elicit:
+	case s.name == feStdio:
+		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
+	default:
+		names := "survey, file or auto"
+		if elicit {
+			names = "survey, file, auto or elicit"
+		}
+		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, names)
+	}
+	s.answers, s.answersFrom = flagOrEnv(c, e, "answers", "ASKUSER_ANSWERS")
+	if s.name == feFile && s.answers == "" {
+		return s, usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
+	}
+	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
+		p, err := ask.ParsePolicy(from, v)
+		if err != nil {
+			return s, withCode(ExitUsage, err)
+		}
+		if p == ask.PolicySuspend {
+			return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", from)
+		}
+		s.unanswered = p
+	}
+	return s, nil
+}
+
+// Ask puts req to the chosen frontend, bounded by --ask-timeout; host is
+// the MCP host's form, or nil.
+func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+	fe, release, err := b.frontend(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, frontend.Auto{Reason: ask.TimeoutReason(b.timeout)})
+	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {
+		err = fmt.Errorf("%w: nobody answered within %s (--ask-timeout); --on-timeout auto would take the recommended options", ask.ErrTimeout, b.timeout)
+	}
+	return answers, err
+}
+
+// frontend picks the frontend for one set: --frontend, else the answers
+// file, else the terminal.
+func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Frontend, func(), error) {
+	name, why := b.spec.name, "chosen with "+b.spec.nameFrom
+	if name == "" && b.spec.answers != "" {
+		name, why = feFile, "an answers file was given with "+b.spec.answersFrom
+	} else if name == "" {
+		name, why = feSurvey, "no answers file was given, so a person is asked at the terminal"
+	}
+	if b.spec.verbose {
+		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", name, why)
+	}
+	nothing := func() {}
+	switch name {
+	case feElicit:
+		if host == nil {
+			return nil, nil, fmt.Errorf("%w: --frontend elicit asks through the host's own form, and this host did not declare the elicitation capability; use --frontend survey or --answers FILE", ask.ErrNoAnswer)
+		}
+		return host, nothing, nil
+	case feFile:
+		if b.fileErr != nil {
+			return nil, nil, fmt.Errorf("%w: the answers file %s cannot be used: %v", ask.ErrNoAnswer, b.spec.answers, b.fileErr)
+		}
+		return b.file, nothing, nil
+	case feAuto:
+		return frontend.Auto{}, nothing, nil
+	}
+	return b.survey(ctx)
+}
+
+// survey opens the terminal for one set, waiting for a set already on it.
+func (b *bridgeAsker) survey(ctx context.Context) (ask.Frontend, func(), error) {
+	select {
+	case b.terminal <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ask.CtxErr(ctx)
+	}
+	in, out, closeTTY, err := b.ios.Terminal()
+	if err != nil {
+		// Claude Code runs hooks without a controlling terminal; the
+		// person is at the one claude was started from.
+		var herr error
+		if in, out, closeTTY, herr = b.ios.HostTerminal(); herr != nil {
+			<-b.terminal
+			return nil, nil, fmt.Errorf("%w: nobody can answer now: no answers file was given, %v, and %v; give --answers FILE, or --frontend auto to take the recommended options", ask.ErrNoAnswer, err, herr)
+		}
+	}
+	sv := frontend.NewSurvey(in, out)
+	color := b.ios.ColorAllowed()
+	sv.Color = &color
+	return withdrawNotice{sv, out}, func() { closeTTY(); <-b.terminal }, nil
+}
+
+// withdrawNotice tells the person when a question they were shown is
+// withdrawn (the host cancelled the call or gave up): the prompt is gone
+// from their screen and they should know why.
+type withdrawNotice struct {
+	fe  ask.Frontend
+	out io.Writer
+}
+
+func (w withdrawNotice) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	answers, err := w.fe.Ask(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(w.out, "askuser: the question was withdrawn: %s\n", ask.Display(ask.CtxErr(ctx).Error()))
+	}
+	return answers, err
+}

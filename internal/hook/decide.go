@@ -1,0 +1,125 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/approval"
+)
+
+// Asker puts a question set to whoever answers it (the frontend the flags
+// chose, bounded as they say) and returns one answer per question, or an
+// error saying why nobody answered.
+type Asker func(ctx context.Context, req ask.Request) ([]ask.Answer, error)
+
+// Permission is a decision about one tool call, in Claude Code's terms: the
+// permission-prompt tool's {"behavior": …} and a hook's permissionDecision
+// are both translated from it.
+type Permission struct {
+	Allow bool
+	// UpdatedInput is the input to run the tool with, when Allow.
+	UpdatedInput json.RawMessage
+	// Message is what the model is told, when not Allow.
+	Message string
+	// Context, when set, tells the model who answered when it was not a
+	// person (a hook's additionalContext).
+	Context string
+}
+
+// Decider answers Claude Code's permission questions: the built-in
+// AskUserQuestion is answered (its questions asked, the answers put into
+// updatedInput), askuser's own MCP AskUserQuestion is allowed at once
+// (asking is its approval), and every other tool is approved or denied
+// through internal/approval: the rules first, else a person asked.
+type Decider struct {
+	Ask Asker
+	// Approvals are the rules written in the answers file; nil is none.
+	Approvals *approval.Policy
+	// SelfTool is askuser's own AskUserQuestion as the host names it:
+	// mcp__<server name>__AskUserQuestion.
+	SelfTool string
+	// Notes puts who answered into updatedInput's annotations when it was
+	// not a person (the permission-prompt tool has no other channel).
+	Notes bool
+}
+
+// Decide decides one call. It never allows by default: every failure is a
+// denial that says what went wrong.
+func (d Decider) Decide(ctx context.Context, tool, id string, input json.RawMessage) Permission {
+	switch {
+	case tool == ask.ToolName:
+		return d.answer(ctx, id, input)
+	case d.SelfTool != "" && tool == d.SelfTool:
+		return Permission{Allow: true, UpdatedInput: input}
+	}
+	return d.approve(ctx, tool, id, input)
+}
+
+// answer asks the built-in AskUserQuestion's questions.
+func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) Permission {
+	qonly, err := QuestionsOnly(input)
+	if err != nil {
+		return Permission{Message: "Invalid AskUserQuestion input; nothing was asked: " + err.Error()}
+	}
+	in, err := ask.Parse(qonly)
+	if err != nil {
+		var ve *ask.ValidationError
+		if errors.As(err, &ve) {
+			return Permission{Message: ve.ToolResult()}
+		}
+		return Permission{Message: "Invalid AskUserQuestion input; nothing was asked: " + err.Error()}
+	}
+	req := ask.Request{ID: id, Questions: in.Questions}
+	answers, err := d.Ask(ctx, req)
+	if err != nil {
+		return Permission{Message: Unanswered(req, err)}
+	}
+	upd, n, err := WithAnswers(input, in.Questions, answers, d.Notes)
+	switch {
+	case err != nil:
+		return Permission{Message: Unanswered(req, err)}
+	case n == 0:
+		return Permission{Message: Unanswered(req, errors.New("every question was skipped; no option was chosen and no text given"))}
+	}
+	p := Permission{Allow: true, UpdatedInput: upd}
+	if !AllPerson(answers) {
+		p.Context = "askuser: not every answer to AskUserQuestion came from a person. Its record:\n\n" + ask.FormatResult(answers)
+	}
+	return p
+}
+
+// approve decides whether another tool may run: a rule, else a person.
+// The recommended-option policy never approves (approval.FromAnswers).
+func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMessage) Permission {
+	req := approval.Request{ID: id, Tool: tool, Input: input}
+	policy := d.Approvals
+	if policy == nil {
+		policy = &approval.Policy{}
+	}
+	dec, decided := policy.Decide(req, nil)
+	if !decided {
+		answers, err := d.Ask(ctx, req.Question(false))
+		if err != nil {
+			dec = approval.Failed(tool, err)
+			dec.Message += " A rule in the answers file's approvals: section (allow: or deny:) decides such a call without asking."
+		} else {
+			dec = approval.FromAnswers(req, answers)
+		}
+	}
+	if dec.Allow {
+		p := Permission{Allow: true, UpdatedInput: input}
+		if dec.Machine() {
+			p.Context = fmt.Sprintf("askuser: %s was allowed by %s, not by a person at the time.", ask.Display(tool), dec.Why)
+		}
+		return p
+	}
+	msg := dec.Message
+	if dec.By == approval.ByFile || dec.By == approval.ByProgram {
+		// FromAnswers words these as the user's; say who it really was.
+		msg += fmt.Sprintf(" (Decided by %s.)", dec.Why)
+	}
+	return Permission{Message: msg}
+}

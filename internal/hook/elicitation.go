@@ -1,0 +1,77 @@
+package hook
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"maps"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// formAttempts bounds how often a person is asked a form again when the
+// answers do not fit it (a number that is not one).
+const formAttempts = 3
+
+// elicitation answers an Elicitation event: the server's form is asked as
+// a question set and accepted with the exact values its schema allows.
+// Claude Code passes the content to the server unchecked, so the mapping
+// back (form.Content) is what keeps it valid.
+//
+// What the server is told, truthfully: accept, with answers a person gave
+// or wrote in advance; cancel when nobody answered (no frontend, a
+// timeout, a person cancelling) or only the recommended-option policy did;
+// decline when the form cannot be asked or the answers never fit it.
+func elicitation(ctx context.Context, ev event, cfg Config) Reply {
+	server := ask.Display(ev.Server)
+	if ev.Mode != "" && ev.Mode != "form" {
+		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's %q elicitation; askuser answers forms only", server, ask.Display(ev.Mode)))
+	}
+	f, err := parseForm(ev.Message, ev.Schema)
+	if err != nil {
+		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form, which cannot be asked: %v", server, err))
+	}
+	id := newID()
+	content := map[string]any{}
+	for attempt := 1; ; attempt++ {
+		answers, err := cfg.Ask(ctx, f.Questions(id, ""))
+		if err != nil {
+			return formAction("cancel", nil, fmt.Sprintf("askuser hook: nobody answered %s's form: %v", server, err))
+		}
+		for _, a := range answers {
+			if a.Source == ask.SourcePolicy {
+				return formAction("cancel", nil, fmt.Sprintf("askuser hook: cancelled %s's form: only the recommended-option policy answered it (%s), and a guess is not sent to a server as the user's input", server, WhoAnswered(a)))
+			}
+		}
+		got, probs := f.Content(answers)
+		maps.Copy(content, got)
+		if probs == nil {
+			return formAction("accept", content, "")
+		}
+		if probs.Final() || !AllPerson(answers) || attempt == formAttempts {
+			return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form: the answers do not fit it: %s", server, probs))
+		}
+		f = f.Retry(probs) // asks again only what did not fit, saying why
+	}
+}
+
+// formAction prints an Elicitation decision.
+func formAction(action string, content map[string]any, stderr string) Reply {
+	out := map[string]any{"hookEventName": EventElicitation, "action": action}
+	if action == "accept" {
+		out["content"] = content
+	}
+	r := decisionReply(map[string]any{"hookSpecificOutput": out}, "")
+	if stderr != "" {
+		r.Stderr = ask.Display(stderr)
+	}
+	return r
+}
+
+// newID names a form's question set.
+func newID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "elicitation_" + hex.EncodeToString(b[:])
+}

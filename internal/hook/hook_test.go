@@ -1,0 +1,240 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/asktest"
+	"github.com/askuser/askuser/internal/approval"
+)
+
+const dbQuestion = "Which database should we use?"
+
+// askInput is AskUserQuestion input as Claude Code passes it, with a key
+// askuser's schema lacks (metadata), which must survive unchanged.
+const askInput = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false},` +
+	`{"question":"Which features?","header":"Features","options":[{"label":"Auth","description":"a"},{"label":"Export, CSV","description":"b"},{"label":"Search","description":"c"}],"multiSelect":true}],"metadata":{"source":"x"}}`
+
+func preToolUse(tool, input string) []byte {
+	return []byte(fmt.Sprintf(`{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","prompt_id":"p","permission_mode":"default","effort":{"level":"high"},"hook_event_name":"PreToolUse","tool_name":%q,"tool_input":%s,"tool_use_id":"toolu_1"}`, tool, input))
+}
+
+// out decodes a reply's hookSpecificOutput, failing on anything that is
+// not exit 0 with one JSON object.
+func out(t *testing.T, r Reply) map[string]any {
+	t.Helper()
+	if r.Exit != 0 {
+		t.Fatalf("exit %d, stderr %q; want a decision with exit 0", r.Exit, r.Stderr)
+	}
+	var v struct {
+		Out map[string]any `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(r.Stdout, &v); err != nil || v.Out == nil {
+		t.Fatalf("stdout %q is not a hook decision: %v", r.Stdout, err)
+	}
+	return v.Out
+}
+
+func cfgFor(fe ask.Frontend) Config {
+	return Config{Ask: fe.Ask, SelfTool: "mcp__askuser__AskUserQuestion"}
+}
+
+func TestPreToolUseAnswersWithExactLabels(t *testing.T) {
+	fe := asktest.New(t)
+	fe.Expect("Database").Choose("postgresql").Choose("Export, CSV", "Search")
+	o := out(t, Run(t.Context(), preToolUse("AskUserQuestion", askInput), cfgFor(fe)))
+	if o["hookEventName"] != "PreToolUse" || o["permissionDecision"] != "allow" {
+		t.Fatalf("decision %v", o)
+	}
+	if _, ok := o["additionalContext"]; ok {
+		t.Errorf("a person answered, yet additionalContext is %q", o["additionalContext"])
+	}
+	upd := o["updatedInput"].(map[string]any)
+	want := map[string]any{dbQuestion: "PostgreSQL (Recommended)", "Which features?": `"Export, CSV", Search`}
+	if fmt.Sprint(upd["answers"]) != fmt.Sprint(want) {
+		t.Errorf("answers %v, want %v", upd["answers"], want)
+	}
+	var orig map[string]any
+	_ = json.Unmarshal([]byte(askInput), &orig)
+	for k, v := range orig {
+		if fmt.Sprint(upd[k]) != fmt.Sprint(v) {
+			t.Errorf("updatedInput[%s] = %v, want the input's %v unchanged", k, upd[k], v)
+		}
+	}
+}
+
+func TestPreToolUseNamesAMachineAnswer(t *testing.T) {
+	fe := asktest.New(t)
+	fe.Expect("Database").Choose("SQLite").Other("also logging").From(ask.SourceFile)
+	o := out(t, Run(t.Context(), preToolUse("AskUserQuestion", askInput), cfgFor(fe)))
+	ctx, _ := o["additionalContext"].(string)
+	if o["permissionDecision"] != "allow" || !strings.Contains(ctx, "answers file") || !strings.Contains(ctx, "No person answered") {
+		t.Errorf("decision %v; want allow with additionalContext naming the answers file", o)
+	}
+	if a := o["updatedInput"].(map[string]any)["answers"].(map[string]any); a["Which features?"] != "also logging" || a[dbQuestion] != "SQLite" {
+		t.Errorf("answers %v", a)
+	}
+	if _, ok := o["updatedInput"].(map[string]any)["annotations"]; ok {
+		t.Error("the hook put annotations in updatedInput; it says who answered in additionalContext")
+	}
+}
+
+func TestPreToolUseDeniesWithoutAnAnswer(t *testing.T) {
+	for name, tc := range map[string]struct {
+		script func(*asktest.Stub)
+		want   string
+	}{
+		"nobody":  {func(s *asktest.Stub) { s.Fail(fmt.Errorf("%w: no terminal", ask.ErrNoAnswer)) }, "no terminal"},
+		"skipped": {func(s *asktest.Stub) { s.Skip().Skip() }, "every question was skipped"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fe := asktest.New(t)
+			tc.script(fe.Expect("Database"))
+			o := out(t, Run(t.Context(), preToolUse("AskUserQuestion", askInput), cfgFor(fe)))
+			reason, _ := o["permissionDecisionReason"].(string)
+			if o["permissionDecision"] != "deny" || !strings.Contains(reason, tc.want) || !strings.Contains(reason, dbQuestion) {
+				t.Errorf("decision %v; want a denial saying %q and naming the question", o, tc.want)
+			}
+		})
+	}
+}
+
+func TestPreToolUseInvalidInputListsEveryProblem(t *testing.T) {
+	fe := asktest.New(t) // nothing may be asked
+	bad := `{"questions":[{"question":"Q?","header":"Far too long a header","options":[{"label":"only one"}]}]}`
+	o := out(t, Run(t.Context(), preToolUse("AskUserQuestion", bad), cfgFor(fe)))
+	reason, _ := o["permissionDecisionReason"].(string)
+	if o["permissionDecision"] != "deny" || !strings.Contains(reason, "header") || !strings.Contains(reason, "options") {
+		t.Errorf("decision %v; want a denial listing the header and options problems", o)
+	}
+}
+
+// The hook must never fail open: each broken input gets a denial (exit 0)
+// or exit 2, never another code and never an allow.
+func TestNeverFailsOpen(t *testing.T) {
+	panicky := func(context.Context, ask.Request) ([]ask.Answer, error) { panic("frontend exploded") }
+	hangs := func(context.Context, ask.Request) ([]ask.Answer, error) { select {} }
+	cases := map[string]struct {
+		input []byte
+		ask   Asker
+		exit  int
+		want  string
+	}{
+		"not JSON":      {[]byte("{not json"), panicky, 2, "not a JSON object"},
+		"empty":         {nil, panicky, 2, "not a JSON object"},
+		"no event name": {[]byte(`{"tool_name":"Bash"}`), panicky, 2, "no hook_event_name"},
+		"unknown event": {[]byte(`{"hook_event_name":"PostToolUse"}`), panicky, 2, "PostToolUse"},
+		"no tool":       {[]byte(`{"hook_event_name":"PreToolUse"}`), panicky, 0, "names no tool"},
+		"panic":         {preToolUse("AskUserQuestion", askInput), panicky, 0, "frontend exploded"},
+		"hang":          {preToolUse("Bash", `{"command":"touch x"}`), hangs, 0, "no answer within"},
+		"input garbage": {preToolUse("AskUserQuestion", `"a string"`), panicky, 0, "not a JSON object"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			r := Run(ctx, tc.input, Config{Ask: tc.ask, Grace: 20 * time.Millisecond})
+			if el := time.Since(start); el > 2*time.Second {
+				t.Errorf("took %v; the hook must answer within its deadline plus the grace", el)
+			}
+			if r.Exit != tc.exit {
+				t.Fatalf("exit %d (stderr %q), want %d", r.Exit, r.Stderr, tc.exit)
+			}
+			if tc.exit == 2 {
+				if len(r.Stdout) != 0 || !strings.Contains(r.Stderr, tc.want) {
+					t.Errorf("stdout %q stderr %q; want only a message saying %q", r.Stdout, r.Stderr, tc.want)
+				}
+				return
+			}
+			o := out(t, r)
+			if o["permissionDecision"] != "deny" || !strings.Contains(fmt.Sprint(o["permissionDecisionReason"]), tc.want) {
+				t.Errorf("decision %v; want a denial saying %q", o, tc.want)
+			}
+		})
+	}
+}
+
+func TestOtherToolsAreApproved(t *testing.T) {
+	rules, err := approval.ParseRules("Bash(git status:*)", "ci.yaml line 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := &approval.Policy{Allow: rules}
+	cases := []struct {
+		name, tool, input string
+		script            func(*asktest.Frontend)
+		allow             bool
+		want              string
+	}{
+		{"rule allows", "Bash", `{"command":"git status"}`, func(*asktest.Frontend) {}, true, "rule Bash(git status:*) (ci.yaml line 3), not by a person"},
+		{"own tool", "mcp__askuser__AskUserQuestion", `{"questions":[]}`, func(*asktest.Frontend) {}, true, ""},
+		{"person allows", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow") }, true, ""},
+		{"person says instead", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Other("use /tmp") }, false, "said instead: use /tmp"},
+		{"policy never approves", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow").From(ask.SourcePolicy) }, false, "no person approved"},
+		{"file denies", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Deny").From(ask.SourceFile) }, false, "Decided by an answers file"},
+		{"nobody", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Fail(ask.ErrNoAnswer) }, false, "could not ask for approval"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fe := asktest.New(t)
+			tc.script(fe)
+			cfg := cfgFor(fe)
+			cfg.Approvals = policy
+			o := out(t, Run(t.Context(), preToolUse(tc.tool, tc.input), cfg))
+			if (o["permissionDecision"] == "allow") != tc.allow {
+				t.Fatalf("decision %v, want allow %v", o, tc.allow)
+			}
+			text := fmt.Sprint(o["permissionDecisionReason"], o["additionalContext"])
+			if tc.want != "" && !strings.Contains(text, tc.want) {
+				t.Errorf("decision %v lacks %q", o, tc.want)
+			}
+			if tc.allow && fmt.Sprint(o["updatedInput"]) != fmt.Sprint(decode(t, tc.input)) {
+				t.Errorf("updatedInput %v, want the input unchanged", o["updatedInput"])
+			}
+		})
+	}
+}
+
+func TestPermissionRequestShape(t *testing.T) {
+	fe := asktest.New(t)
+	fe.Expect("Database").Choose("SQLite").Choose("Auth")
+	ev := strings.Replace(string(preToolUse("AskUserQuestion", askInput)), `"PreToolUse"`, `"PermissionRequest"`, 1)
+	o := out(t, Run(t.Context(), []byte(ev), cfgFor(fe)))
+	d, _ := o["decision"].(map[string]any)
+	if o["hookEventName"] != "PermissionRequest" || d["behavior"] != "allow" {
+		t.Fatalf("decision %v", o)
+	}
+	if a := d["updatedInput"].(map[string]any)["answers"].(map[string]any); a[dbQuestion] != "SQLite" || a["Which features?"] != "Auth" {
+		t.Errorf("answers %v", a)
+	}
+}
+
+func decode(t *testing.T, s string) any {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestWithAnswersNotesAndNoHTMLEscaping(t *testing.T) {
+	qs := []ask.Question{{Question: "A & B <x>?", Header: "H", Options: []ask.Option{{Label: "<one>"}, {Label: "two"}}}}
+	a, _ := ask.Selection(qs[0], []string{"<one>"}, "", ask.SourceFile)
+	a.Via = "ci.yaml"
+	got, n, err := WithAnswers(json.RawMessage(`{"questions":[]}`), qs, []ask.Answer{a}, true)
+	if err != nil || n != 1 {
+		t.Fatal(n, err)
+	}
+	if !strings.Contains(string(got), `"A & B <x>?":"<one>"`) {
+		t.Errorf("updatedInput %s: the question and label must be exact, not HTML-escaped", got)
+	}
+	if !strings.Contains(string(got), `"annotations":{"A & B <x>?":{"notes":"Answered by an answers file`) || !strings.Contains(string(got), "ci.yaml") {
+		t.Errorf("updatedInput %s: a file's answer must be noted in annotations", got)
+	}
+}

@@ -1,0 +1,115 @@
+package mcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/hook"
+)
+
+// askUserQuestion is the AskUserQuestion tool: decode with ask's tolerant
+// decoder, ask, and return askuser's standard result text.
+func (s *Server) askUserQuestion(ctx context.Context, call *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	in, err := ask.Parse(call.Params.Arguments)
+	if err != nil {
+		var ve *ask.ValidationError
+		if errors.As(err, &ve) {
+			return textResult(ve.ToolResult(), true), nil
+		}
+		return textResult("Invalid AskUserQuestion input; nothing was asked: "+err.Error(), true), nil
+	}
+	req := ask.Request{ID: callID(call), Questions: in.Questions}
+	answers, err := s.ask(ctx, call, req)
+	if err != nil {
+		return textResult(hook.Unanswered(req, err), true), nil
+	}
+	return textResult(ask.FormatResult(answers), false), nil
+}
+
+// ask puts req to the person while the call waits: it reports progress
+// when the call has a progressToken, bounds the wait when it has none,
+// and logs a question the host withdrew.
+func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Request) ([]ask.Answer, error) {
+	askCtx := ctx
+	token := call.Params.GetProgressToken()
+	if token == nil && s.cfg.Unwatched > 0 {
+		var cancel context.CancelFunc
+		askCtx, cancel = context.WithTimeoutCause(ctx, s.cfg.Unwatched, fmt.Errorf("the host sent no progress token, so askuser stopped waiting after %s rather than leave the question open after the host gave up", s.cfg.Unwatched))
+		defer cancel()
+	}
+	if token != nil {
+		stop := s.reportProgress(ctx, call.Session, token, req)
+		defer stop()
+	}
+	var host ask.Frontend
+	if elicits(call.Session) {
+		host = &elicitFrontend{session: call.Session}
+	}
+	answers, err := s.cfg.Ask(askCtx, req, host)
+	if err != nil {
+		why := err.Error()
+		if ctx.Err() != nil {
+			why = "the host withdrew the call (" + context.Cause(ctx).Error() + ")"
+		}
+		fmt.Fprintf(s.cfg.Log, "askuser mcp: question set %s (%s) unanswered: %s\n", ask.Display(req.ID), headers(req), ask.Display(why))
+	}
+	return answers, err
+}
+
+// reportProgress sends notifications/progress every ProgressEvery until
+// stop is called. Claude Code 2.1.330 aborts a call it hears nothing from
+// for 30 minutes, without telling the server.
+func (s *Server) reportProgress(ctx context.Context, session *sdk.ServerSession, token any, req ask.Request) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(s.cfg.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				waited := time.Since(start)
+				_ = session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+					ProgressToken: token,
+					Progress:      waited.Seconds(),
+					Message:       fmt.Sprintf("waiting %s for the user to answer: %s", ask.HumanDuration(waited), headers(req)),
+				})
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// callID is the id a call's question set is asked under: Claude Code's
+// tool_use id when it sends one, so a person or a log can match the two.
+func callID(call *sdk.CallToolRequest) string {
+	if id, ok := call.Params.Meta["claudecode/toolUseId"].(string); ok && id != "" {
+		return id
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "mcp_" + hex.EncodeToString(b[:])
+}
+
+// headers lists a set's headers for a log line or a progress message.
+func headers(req ask.Request) string {
+	hs := make([]string, len(req.Questions))
+	for i, q := range req.Questions {
+		hs[i] = ask.Display(q.Header)
+	}
+	return strings.Join(hs, ", ")
+}
