@@ -118,10 +118,19 @@ func TestImportRules(t *testing.T) {
 			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
 		case rel == "frontend":
 			notOn(t, p, "agentloop", "internal/cli", "internal/session")
-		case rel == "internal/approval":
+		case rel == "internal/approval" || rel == "internal/elicit":
 			for _, d := range p.Imports {
 				if strings.HasPrefix(d, module) && d != module+"/ask" {
-					t.Errorf("internal/approval imports %s; it is a leaf that imports only ask", d)
+					t.Errorf("%s imports %s; it is a leaf that imports only ask", rel, d)
+				}
+			}
+		}
+		// The rooms the wiring puts together are imported by the wiring
+		// alone.
+		if rel != "internal/cli" {
+			for _, room := range []string{"frontend", "internal/mcp", "internal/hook", "internal/inbox"} {
+				if rel != room && slices.Contains(p.Imports, module+"/"+room) {
+					t.Errorf("%s imports %s; only internal/cli wires it in", p.ImportPath, room)
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/elicit"
 )
 
 // form is all the hook needs of internal/elicit: a form an MCP server asked
@@ -27,33 +28,27 @@ type problems interface {
 	String() string
 }
 
-// parseForm reads an elicitation's message and requested schema.
-//
-// MERGE (lead): internal/elicit, written on branch h-mcpclient, provides
-// this mapping (elicit.Parse, Form.Questions, Form.Content returning
-// Problems, Form.Retry). When it is merged, make this body
-//
-//	f, err := elicit.Parse(message, schema)
-//	if err != nil {
-//		return nil, err
-//	}
-//	return elicitForm{f}, nil
-//
-// with the adapter
-//
-//	type elicitForm struct{ f elicit.Form }
-//
-//	func (e elicitForm) Questions(id, agent string) ask.Request { return e.f.Questions(id, agent) }
-//	func (e elicitForm) Content(a []ask.Answer) (map[string]any, problems) {
-//		c, p := e.f.Content(a)
-//		if len(p) == 0 {
-//			return c, nil
-//		}
-//		return c, p
-//	}
-//	func (e elicitForm) Retry(p problems) form { return elicitForm{e.f.Retry(p.(elicit.Problems))} }
-//
-// and delete elicit_standin.go.
+// parseForm reads an elicitation's message and requested schema, through
+// internal/elicit (the mapping askuser run's MCP client uses too).
 func parseForm(message string, schema json.RawMessage) (form, error) {
-	return parseStandinForm(message, schema)
+	f, err := elicit.Parse(message, schema)
+	if err != nil {
+		return nil, err
+	}
+	return elicitForm{f}, nil
 }
+
+// elicitForm adapts elicit.Form to form.
+type elicitForm struct{ f elicit.Form }
+
+func (e elicitForm) Questions(id, agent string) ask.Request { return e.f.Questions(id, agent) }
+
+func (e elicitForm) Content(a []ask.Answer) (map[string]any, problems) {
+	c, p := e.f.Content(a)
+	if len(p) == 0 {
+		return c, nil
+	}
+	return c, p
+}
+
+func (e elicitForm) Retry(p problems) form { return elicitForm{e.f.Retry(p.(elicit.Problems))} }

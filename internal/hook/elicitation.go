@@ -8,6 +8,7 @@ import (
 	"maps"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/approval"
 )
 
 // formAttempts bounds how often a person is asked a form again when the
@@ -41,7 +42,7 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 		}
 		for _, a := range answers {
 			if a.Source == ask.SourcePolicy {
-				return formAction("cancel", nil, fmt.Sprintf("askuser hook: cancelled %s's form: only the recommended-option policy answered it (%s), and a guess is not sent to a server as the user's input", server, WhoAnswered(a)))
+				return formAction("cancel", nil, fmt.Sprintf("askuser hook: cancelled %s's form: only the recommended-option policy answered it (%s), and a guess is not sent to a server as the user's input", server, approval.WhoAnswered(a)))
 			}
 		}
 		got, probs := f.Content(answers)
@@ -49,7 +50,7 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 		if probs == nil {
 			return formAction("accept", content, "")
 		}
-		if probs.Final() || !AllPerson(answers) || attempt == formAttempts {
+		if probs.Final() || !approval.AllPerson(answers) || attempt == formAttempts {
 			return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form: the answers do not fit it: %s", server, probs))
 		}
 		f = f.Retry(probs) // asks again only what did not fit, saying why

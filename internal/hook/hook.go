@@ -4,7 +4,7 @@
 // updatedInput; about another tool, by the approval rules or a person; an
 // Elicitation event by asking the server's form and accepting with the
 // exact values its schema allows. The permission decisions are shared with
-// askuser mcp's approve tool (Decider), so both say the same thing.
+// askuser mcp's approve tool (approval.Decider), so both say the same thing.
 //
 // Invariants:
 //   - It never fails open. Claude Code runs the tool when a hook exits with
@@ -41,7 +41,7 @@ const (
 
 // Config is what the hook decides with.
 type Config struct {
-	Ask Asker
+	Ask approval.Asker
 	// Approvals are the rules from the answers file; nil is none.
 	Approvals *approval.Policy
 	// SelfTool is askuser's own MCP AskUserQuestion as the host names it.
@@ -120,12 +120,12 @@ func handle(ctx context.Context, ev event, cfg Config) Reply {
 	if ev.Tool == "" {
 		return failed(ev, fmt.Errorf("the %s event names no tool (tool_name is empty)", ev.Name))
 	}
-	d := Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool}
+	d := approval.Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool}
 	return permission(ev, d.Decide(ctx, ev.Tool, ev.ToolUseID, ev.ToolInput))
 }
 
 // permission prints a decision in the event's own shape.
-func permission(ev event, p Permission) Reply {
+func permission(ev event, p approval.Permission) Reply {
 	var out map[string]any
 	if ev.Name == EventPermissionRequest {
 		decision := map[string]any{"behavior": "deny", "message": p.Message}
@@ -155,11 +155,11 @@ func failed(ev event, err error) Reply {
 	if tool == "" {
 		tool = "the tool"
 	}
-	return permission(ev, Permission{Message: approval.Failed(tool, err).Message})
+	return permission(ev, approval.Permission{Message: approval.Failed(tool, err).Message})
 }
 
 func decisionReply(v any, stderr string) Reply {
-	b, err := marshal(v)
+	b, err := approval.Marshal(v)
 	if err != nil {
 		// Only a value that cannot be JSON fails; block rather than print
 		// something Claude Code would read as no decision.

@@ -121,7 +121,7 @@ func TestNeverFailsOpen(t *testing.T) {
 	hangs := func(context.Context, ask.Request) ([]ask.Answer, error) { select {} }
 	cases := map[string]struct {
 		input []byte
-		ask   Asker
+		ask   approval.Asker
 		exit  int
 		want  string
 	}{
@@ -227,7 +227,7 @@ func TestWithAnswersNotesAndNoHTMLEscaping(t *testing.T) {
 	qs := []ask.Question{{Question: "A & B <x>?", Header: "H", Options: []ask.Option{{Label: "<one>"}, {Label: "two"}}}}
 	a, _ := ask.Selection(qs[0], []string{"<one>"}, "", ask.SourceFile)
 	a.Via = "ci.yaml"
-	got, n, err := WithAnswers(json.RawMessage(`{"questions":[]}`), qs, []ask.Answer{a}, true)
+	got, n, err := approval.WithAnswers(json.RawMessage(`{"questions":[]}`), qs, []ask.Answer{a}, true)
 	if err != nil || n != 1 {
 		t.Fatal(n, err)
 	}

@@ -11,7 +11,7 @@
 //   - AskUserQuestion, with askuser's own raw JSON Schema (ask.InputSchema)
 //     decoded by ask.Parse, answered through the frontend the flags chose;
 //   - approve, for Claude Code's --permission-prompt-tool, deciding through
-//     internal/hook's Decider exactly as askuser hook does.
+//     internal/approval's Decider exactly as askuser hook does.
 //
 // Invariants (each was observed with the real Claude Code, CONTRACTS.md):
 //   - A result is text content only, never structuredContent (with it,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/approval"
-	"github.com/askuser/askuser/internal/hook"
 )
 
 // approveInput is what Claude Code sends its permission-prompt tool.
@@ -28,7 +27,7 @@ type approveDecision struct {
 }
 
 // approve is Claude Code's permission prompt: allow with updatedInput, or
-// deny with a message. The decision is internal/hook's, as for a hook, with
+// deny with a message. The decision is internal/approval's Decider, as for a hook, with
 // who answered noted in the AskUserQuestion answers' annotations (this
 // answer has no other channel to the model). It never fails open: input it
 // cannot read is denied.
@@ -48,7 +47,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 	if id == "" {
 		id = callID(call)
 	}
-	d := hook.Decider{
+	d := approval.Decider{
 		Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return s.ask(ctx, call, req) },
 		Approvals: s.cfg.Approvals,
 		SelfTool:  "mcp__" + s.cfg.Name + "__" + ask.ToolName,

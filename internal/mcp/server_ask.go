@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/hook"
+	"github.com/askuser/askuser/internal/approval"
 )
 
 // askUserQuestion is the AskUserQuestion tool: decode with ask's tolerant
@@ -29,7 +29,7 @@ func (s *Server) askUserQuestion(ctx context.Context, call *sdk.CallToolRequest)
 	req := ask.Request{ID: callID(call), Questions: in.Questions}
 	answers, err := s.ask(ctx, call, req)
 	if err != nil {
-		return textResult(hook.Unanswered(req, err), true), nil
+		return textResult(approval.Unanswered(req, err), true), nil
 	}
 	return textResult(ask.FormatResult(answers), false), nil
 }

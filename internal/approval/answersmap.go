@@ -1,4 +1,4 @@
-package hook
+package approval
 
 import (
 	"bytes"
@@ -57,15 +57,15 @@ func WithAnswers(input json.RawMessage, qs []ask.Question, answers []ask.Answer,
 			annotations[qs[i].Question] = map[string]string{"notes": "Answered by " + WhoAnswered(a)}
 		}
 	}
-	if obj["answers"], err = marshal(values); err != nil {
+	if obj["answers"], err = Marshal(values); err != nil {
 		return nil, 0, err
 	}
 	if len(annotations) > 0 {
-		if obj["annotations"], err = marshal(annotations); err != nil {
+		if obj["annotations"], err = Marshal(annotations); err != nil {
 			return nil, 0, err
 		}
 	}
-	out, err = marshal(obj)
+	out, err = Marshal(obj)
 	return out, len(values), err
 }
 
@@ -130,13 +130,13 @@ func Unanswered(req ask.Request, why error) string {
 }
 
 func quote(s string) string {
-	b, _ := marshal(s) // a string always encodes
+	b, _ := Marshal(s) // a string always encodes
 	return string(b)
 }
 
-// marshal is json.Marshal without HTML escaping, so "<" and "&" in a
+// Marshal is json.Marshal without HTML escaping, so "<" and "&" in a
 // label reach Claude Code as written and match the option exactly.
-func marshal(v any) (json.RawMessage, error) {
+func Marshal(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

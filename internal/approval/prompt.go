@@ -1,4 +1,4 @@
-package hook
+package approval
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/approval"
 )
 
 // Asker puts a question set to whoever answers it (the frontend the flags
@@ -37,7 +36,7 @@ type Permission struct {
 type Decider struct {
 	Ask Asker
 	// Approvals are the rules written in the answers file; nil is none.
-	Approvals *approval.Policy
+	Approvals *Policy
 	// SelfTool is askuser's own AskUserQuestion as the host names it:
 	// mcp__<server name>__AskUserQuestion.
 	SelfTool string
@@ -92,21 +91,21 @@ func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) P
 }
 
 // approve decides whether another tool may run: a rule, else a person.
-// The recommended-option policy never approves (approval.FromAnswers).
+// The recommended-option policy never approves (FromAnswers).
 func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMessage) Permission {
-	req := approval.Request{ID: id, Tool: tool, Input: input}
+	req := Request{ID: id, Tool: tool, Input: input}
 	policy := d.Approvals
 	if policy == nil {
-		policy = &approval.Policy{}
+		policy = &Policy{}
 	}
 	dec, decided := policy.Decide(req, nil)
 	if !decided {
 		answers, err := d.Ask(ctx, req.Question(false))
 		if err != nil {
-			dec = approval.Failed(tool, err)
+			dec = Failed(tool, err)
 			dec.Message += " A rule in the answers file's approvals: section (allow: or deny:) decides such a call without asking."
 		} else {
-			dec = approval.FromAnswers(req, answers)
+			dec = FromAnswers(req, answers)
 		}
 	}
 	if dec.Allow {
@@ -117,7 +116,7 @@ func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMes
 		return p
 	}
 	msg := dec.Message
-	if dec.By == approval.ByFile || dec.By == approval.ByProgram {
+	if dec.By == ByFile || dec.By == ByProgram {
 		// FromAnswers words these as the user's; say who it really was.
 		msg += fmt.Sprintf(" (Decided by %s.)", dec.Why)
 	}
