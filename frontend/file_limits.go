@@ -60,11 +60,12 @@ func readAnswers(path string) (data []byte, size int64, err error) {
 	defer f.Close()
 	// Read one byte past the limit, to say where the file passes it, and
 	// never more, whatever the file's size or however it grows.
-	data, err = io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	data = make([]byte, MaxFileBytes+1)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, 0, fmt.Errorf("read answers file %s: %w", name, err)
 	}
-	return data, max(info.Size(), int64(len(data))), nil
+	return data[:n], max(info.Size(), int64(n)), nil
 }
 
 // notRegular explains a path that is not a regular file.
