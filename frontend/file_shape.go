@@ -55,7 +55,7 @@ func (c *shapeCheck) token(tks token.Tokens, i int, tk *token.Token) bool {
 		}
 	case token.SequenceStartType, token.MappingStartType:
 		c.flow = append(c.flow, collection{list: tk.Type == token.SequenceStartType, items: 1, start: pos})
-		return c.depth(pos)
+		return c.depth(pos, "look for a [ or { that is never closed")
 	case token.SequenceEndType, token.MappingEndType:
 		if len(c.flow) > 0 {
 			c.flow = c.flow[:len(c.flow)-1]
@@ -132,15 +132,15 @@ func (c *shapeCheck) blockItem(pos position, list bool) bool {
 		return c.items(top, pos)
 	}
 	c.block = append(c.block, collection{col: pos.col, list: list, items: 1, start: pos})
-	return c.depth(pos)
+	return c.depth(pos, `look for indentation or "- " that keeps growing`)
 }
 
-func (c *shapeCheck) depth(pos position) bool {
+func (c *shapeCheck) depth(pos position, hint string) bool {
 	if len(c.block)+len(c.flow) <= MaxFileDepth {
 		return true
 	}
 	c.p.add(pos, "lists and mappings nested more than %d deep; an answers file needs 4 at most "+
-		"(answers: → a question → {select: [labels]}): look for a [ or { that is never closed", MaxFileDepth)
+		"(answers: → a question → {select: [labels]}): %s", MaxFileDepth, hint)
 	return false
 }
 
