@@ -17,9 +17,10 @@ import (
 // and in the entries of one mapping (each key recurses and copies the rest),
 // and its scanner costs about a microsecond a token, so the file's size
 // bounds the time and the depth and item limits keep the quadratic terms
-// small: the worst file within them parses in milliseconds (see
-// BenchmarkLoadFileWorst). Everything is checked before the parser runs,
-// on goccy's own tokens, so quotes, comments and block scalars are read
+// small: the worst file within them takes under 0.1 s of CPU and 60 MB of
+// allocation (BenchmarkLoadFileWorst), about a thousand times a normal
+// file. Everything is checked before the parser runs, in one pass over
+// goccy's own tokens, so quotes, comments and block scalars are read
 // exactly as the parser will read them.
 const (
 	// MaxFileBytes is the largest answers file read.
