@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,6 +136,9 @@ func cmdBounded(ts *testscript.TestScript, neg bool, args []string) {
 	var kib, ns int64
 	if _, err := fmt.Sscanf(ts.ReadFile(report), "maxrss_kib=%d wall_ns=%d", &kib, &ns); err != nil {
 		ts.Fatalf("bounded: reading the maxrss report: %v", err)
+	}
+	if runtime.GOOS == "darwin" {
+		kib >>= 10 // darwin's ru_maxrss is in bytes, Linux's in KiB
 	}
 	ts.Logf("%s: exit %d, peak %d KiB, %s", args[3], got, kib, time.Duration(ns).Round(time.Millisecond))
 	if got != want {
