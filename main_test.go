@@ -79,7 +79,8 @@ func scriptParams(dir string, setup func(e *testscript.Env)) testscript.Params {
 			e.Values[scriptStateKey{}] = st
 			return nil
 		},
-		Cmds: scriptCmds(),
+		Cmds:      scriptCmds(),
+		Condition: scriptCondition,
 	}
 }
 
@@ -99,7 +100,8 @@ func stateOf(ts *testscript.TestScript) *scriptState {
 }
 
 // scriptCmds are the commands the scripts may use besides testscript's
-// own. In addition to code, fake and fakecheck below:
+// own. In addition to code, fake and fakecheck below, and mkfile and
+// bounded (e2e_files_test.go):
 //
 //	jsonlines FILE           every line of FILE (or stdout) is a JSON event with its required fields; prints their types
 //	jsoncanon FILE           print the JSON lines of FILE (or stdout) with sorted keys, to match fields in any order
@@ -122,6 +124,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	}
 	maps.Copy(cmds, jsonCmds())
 	maps.Copy(cmds, procCmds())
+	maps.Copy(cmds, fileCmds())
 	return cmds
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,19 +84,23 @@ var _ ask.Frontend = (*File)(nil)
 
 // LoadFile reads and checks an answers file. Errors name the file and line
 // (path:line:col: message) and the fix; a file that is read but broken gives
-// a *FileError (ErrBadAnswers).
+// a *FileError (ErrBadAnswers), and so does one past the limits
+// (MaxFileBytes, MaxFileDepth, MaxFileItems, MaxFileScalarBytes), which are
+// checked before the YAML is parsed so that no file can make loading slow.
+// A path that is not a readable regular file is an error that is not
+// ErrBadAnswers; it is never opened if it is a pipe or device.
 func LoadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, size, err := readAnswers(path)
 	if err != nil {
-		return nil, fmt.Errorf("read answers file: %w", err)
+		return nil, err
 	}
-	return ParseFile(path, data)
+	return parseFile(path, data, size)
 }
 
 // ParseFile is LoadFile on bytes already read; name is used in messages and
 // as Answer.Via.
 func ParseFile(name string, data []byte) (*File, error) {
-	return parseFile(name, data)
+	return parseFile(name, data, int64(len(data)))
 }
 
 // Unanswered is the policy for a question the file does not answer: the

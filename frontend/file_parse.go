@@ -9,6 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/askuser/askuser/ask"
@@ -59,10 +60,10 @@ func (p *fileParser) add(pos position, format string, args ...any) {
 	p.probs = append(p.probs, FileProblem{Path: p.path, Line: pos.line, Column: pos.col, Message: fmt.Sprintf(format, args...)})
 }
 
-func parseFile(path string, data []byte) (*File, error) {
+func parseFile(path string, data []byte, size int64) (*File, error) {
 	p := &fileParser{path: path}
 	f := &File{path: path}
-	if body := p.document(data); body != nil {
+	if body := p.document(data, size); body != nil {
 		p.top(f, body)
 	}
 	if len(p.probs) > 0 {
@@ -77,11 +78,21 @@ func parseFile(path string, data []byte) (*File, error) {
 
 // document parses the YAML and returns the one document's body, or nil
 // after reporting why there is none.
-func (p *fileParser) document(data []byte) ast.Node {
+func (p *fileParser) document(data []byte, size int64) ast.Node {
+	data, ok := p.text(data, size)
+	if !ok {
+		return nil
+	}
+	// Lex once, check the limits on goccy's own tokens, and parse those
+	// tokens: the parser never sees a file that would make it slow.
+	tokens := lexer.Tokenize(string(data))
+	if !p.shape(tokens) {
+		return nil
+	}
 	// goccy would stop at the first duplicate key, exactly compared; pairs
 	// reports them all instead, case-insensitively for questions, with both
 	// lines.
-	tree, err := parser.ParseBytes(data, 0, parser.AllowDuplicateMapKey())
+	tree, err := parser.Parse(tokens, 0, parser.AllowDuplicateMapKey())
 	if err != nil {
 		var ye yaml.Error
 		if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
