@@ -78,6 +78,8 @@ type File struct {
 	policy   ask.Policy // the file's unanswered: key; "" when absent
 	override ask.Policy // SetUnanswered; "" when not set
 	entries  []entry
+	// approvals are the file's approval rules (file_approvals.go).
+	approvals FileApprovals
 }
 
 var _ ask.Frontend = (*File)(nil)
@@ -133,6 +135,15 @@ func (f *File) Path() string { return f.path }
 func (f *File) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if err := ask.CtxErr(ctx); err != nil {
 		return nil, err
+	}
+	if req.Kind == ask.KindApproval {
+		// Approvals come from the file's rules, applied before asking;
+		// one they left open is never approved by an answer the file
+		// happens to give a question of the same header.
+		if f.Unanswered() == ask.PolicySuspend {
+			return nil, fmt.Errorf("%w: the answers file %s has no approval rule for this call (unanswered: suspend)", ask.ErrDeferred, f.path)
+		}
+		return f.approvalAnswers(req), nil
 	}
 	matched, probs := f.match(req.Questions)
 	answers := make([]ask.Answer, len(req.Questions))
@@ -200,6 +211,12 @@ func (f *File) match(qs []ask.Question) ([]*entry, []FileProblem) {
 // answer builds the answer an entry gives to q, or the problems that stop it.
 func (f *File) answer(q ask.Question, e *entry) (ask.Answer, []FileProblem) {
 	var probs []FileProblem
+	if len(q.Options) == 0 && len(e.labels) == 1 && e.other == "" {
+		// A question with no options (a form's free field) takes text:
+		// a plain string is that text, not a label.
+		a, _ := ask.Selection(q, nil, e.labels[0].text, ask.SourceFile)
+		return a, nil
+	}
 	texts := make([]string, len(e.labels))
 	for i, l := range e.labels {
 		texts[i] = l.text

@@ -120,7 +120,7 @@ func (p *fileParser) document(data []byte, size int64) ast.Node {
 }
 
 var (
-	topKeys     = []string{"unanswered", "answers"}
+	topKeys     = []string{"unanswered", "answers", "approvals"}
 	topSynonyms = map[string]string{"questions": "answers", "policy": "unanswered", "missing": "unanswered", "onmissing": "unanswered", "default": "unanswered"}
 	formKeys    = []string{"select", "other", "skip"}
 	formSynonym = map[string]string{"selected": "select", "selection": "select", "selectedoptions": "select",
@@ -135,7 +135,7 @@ func (p *fileParser) top(f *File, body ast.Node) {
 		return
 	}
 	// A misspelt answers: key is reported once, as the misspelling.
-	hasAnswers := false
+	hasAnswers, hasApprovals := false, false
 	for _, kv := range p.pairs(m, exactKey) {
 		switch kv.key {
 		case "answers":
@@ -143,16 +143,19 @@ func (p *fileParser) top(f *File, body ast.Node) {
 			f.entries = p.answers(kv)
 		case "unanswered":
 			f.policy = p.policy(kv)
+		case "approvals":
+			hasApprovals = true
+			p.approvalsSection(f, kv)
 		default:
 			hint := suggest(kv.key, topKeys, topSynonyms)
 			hasAnswers = hasAnswers || hint == `did you mean "answers"?`
 			if hint == "" {
 				hint = "if it is a question, put it under answers:"
 			}
-			p.add(kv.keyPos, "unknown top-level key %q; %s (keys: unanswered, answers)", ask.Display(kv.key), hint)
+			p.add(kv.keyPos, "unknown top-level key %q; %s (keys: unanswered, answers, approvals)", ask.Display(kv.key), hint)
 		}
 	}
-	if !hasAnswers {
+	if !hasAnswers && !hasApprovals {
 		p.add(nodePos(m), "no answers: key; %s", shapeHint)
 	}
 }

@@ -86,6 +86,9 @@ func FromAnswers(req Request, answers []ask.Answer) Decision {
 	case len(a.Selected) == 1 && a.Selected[0] == LabelDeny:
 		return Decision{By: by, Why: why, Message: fmt.Sprintf("The user denied permission to run %s. Do not retry it; continue without it, or ask the user what to do.", tool)}
 	}
+	if a.Reason != "" {
+		return Decision{By: by, Why: ask.Display(a.Reason), Message: fmt.Sprintf("Permission to run %s was not granted: %s. Do not retry it; continue without it, or ask the user.", tool, ask.Display(a.Reason))}
+	}
 	return Decision{By: by, Why: why, Message: fmt.Sprintf("Permission to run %s was not granted: the approval question was skipped.", tool)}
 }
 

@@ -76,7 +76,7 @@ func TestHookAnswersFileWithApprovals(t *testing.T) {
 		}
 	}
 	_, out, _ = runHookCmd(t, hookBash("rm -rf build"), "--answers", f)
-	if !strings.Contains(out["permissionDecisionReason"].(string), "rule Bash(rm:*) ("+f+" approvals: deny)") {
+	if !strings.Contains(out["permissionDecisionReason"].(string), "rule Bash(rm:*) ("+f+" line 5)") {
 		t.Errorf("denial %q does not name the rule and the file", out["permissionDecisionReason"])
 	}
 }

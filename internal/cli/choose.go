@@ -134,6 +134,9 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 		if s.unanswered != "" {
 			f.SetUnanswered(s.unanswered)
 		}
+		if c.rules, err = fileRules(f); err != nil {
+			return nil, err
+		}
 		c.fe = f
 	case feAuto:
 		c.fe = frontend.Auto{}
