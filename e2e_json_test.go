@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -20,6 +21,7 @@ func jsonCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"jsonvar":   cmdJSONVar,
 		"jsoncanon": cmdJSONCanon,
 		"jsonkeys":  cmdJSONKeys,
+		"jqpath":    cmdJQPath,
 		"corrupt":   cmdCorrupt,
 		"backdate":  cmdBackdate,
 	}
@@ -214,6 +216,34 @@ func cmdJSONVar(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("jsonvar: no JSON line of %s has %s", args[1], args[2])
 }
 
+// cmdJQPath reads FILE (or stdout) as jq does: it must hold exactly one
+// JSON document, and the value at PATH becomes the new stdout (a string as
+// it is, anything else as JSON), like jq -r .PATH. A second document, or
+// text around the one, fails, where jsonvar would skip it.
+//
+//	jqpath FILE PATH
+func cmdJQPath(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: jqpath FILE PATH")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		ts.Fatalf("jqpath: %s is not a JSON document: %v", args[0], err)
+	}
+	var more any
+	if err := dec.Decode(&more); err != io.EOF {
+		ts.Fatalf("jqpath: %s holds more than one JSON document (then %v, %v)", args[0], more, err)
+	}
+	x := lookup(v, args[1])
+	s, ok := x.(string)
+	if !ok {
+		b, _ := json.Marshal(x)
+		s = string(b)
+	}
+	fmt.Fprintln(ts.Stdout(), s)
+}
+
 // cmdJSONCanon prints every JSON line of FILE (or stdout) with its object
 // keys sorted, as the new stdout, so scripts can match several fields of a
 // line in one regular expression whatever order askuser writes them in.
@@ -294,15 +324,22 @@ func cmdCorrupt(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdBackdate moves the "asked" records of a session journal into the
-// past, as if the question had waited that long before it was answered:
+// past, as if the question had waited that long before it was answered;
+// with -all, every record and the session's creation, as if the whole
+// session had happened that long ago:
 //
-//	backdate FILE DURATION
+//	backdate [-all] FILE DURATION
 //
 // It lets a script check the exact "Answered later: ..., 2h0m after it was
-// asked" wording without waiting or depending on how fast the test ran.
+// asked" wording, or prune sessions by age, without waiting or depending on
+// how fast the test ran.
 func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
+	all := len(args) == 3 && args[0] == "-all"
+	if all {
+		args = args[1:]
+	}
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: backdate FILE DURATION")
+		ts.Fatalf("usage: backdate [-all] FILE DURATION")
 	}
 	d, err := time.ParseDuration(args[1])
 	ts.Check(err)
@@ -311,12 +348,16 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 	moved := 0
 	for i, line := range lines {
 		var rec map[string]json.RawMessage
-		if json.Unmarshal([]byte(line), &rec) != nil || string(rec["type"]) != `"asked"` {
+		if json.Unmarshal([]byte(line), &rec) != nil || (!all && string(rec["type"]) != `"asked"`) {
 			continue
 		}
-		var at time.Time
-		ts.Check(json.Unmarshal(rec["at"], &at))
-		rec["at"], _ = json.Marshal(at.Add(-d))
+		rec["at"] = shiftTime(ts, rec["at"], d)
+		if meta, ok := rec["meta"]; ok && all {
+			var m map[string]json.RawMessage
+			ts.Check(json.Unmarshal(meta, &m))
+			m["created"] = shiftTime(ts, m["created"], d)
+			rec["meta"], _ = json.Marshal(m)
+		}
 		b, err := json.Marshal(rec)
 		ts.Check(err)
 		lines[i] = string(b) + "\n"
@@ -326,6 +367,14 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("backdate: %s has no asked records", args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600))
+}
+
+// shiftTime moves a JSON time d into the past.
+func shiftTime(ts *testscript.TestScript, raw json.RawMessage, d time.Duration) json.RawMessage {
+	var at time.Time
+	ts.Check(json.Unmarshal(raw, &at))
+	out, _ := json.Marshal(at.Add(-d))
+	return out
 }
 
 // matchOrFail fails the script unless text matches the regular expression.
