@@ -141,6 +141,9 @@ func parseAge(flag, s string) (time.Duration, error) {
 	bad := func(why string) (time.Duration, error) {
 		return 0, usageErrorf("%s: %q %s; write an age such as 7d (days), 36h or 90m", flag, s, why)
 	}
+	if strings.TrimSpace(s) == "" {
+		return bad("is not an age")
+	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
 		return 0, usageErrorf("%s: %q has no unit; add a unit, for example %sd (days) or %sh", flag, s, s, s)
 	}
