@@ -39,7 +39,7 @@ every match unless --limit is given.
 			&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
 			&cli.BoolFlag{Name: "waiting", Usage: "only sessions waiting on a question"},
 			&cli.BoolFlag{Name: "all", Usage: "every session, not only the 20 newest"},
-			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions (default 20 in the table, every one with --json)"},
+			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions", DefaultText: "20 in the table, every one with --json"},
 			&cli.StringFlag{Name: "dir", Usage: "only sessions started in `DIR` (. for this directory)"},
 			stateDirFlag(),
 		},
