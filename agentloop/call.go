@@ -132,6 +132,9 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 	}
 	rest, idx := st.Remaining(req)
 	l.mu.Unlock()
+	if len(rest.Questions) == 0 {
+		return l.replied(st, req, nil, nil) // answered in parts, all of it
+	}
 
 	if !l.frontendConcurrent() {
 		// One set at a time at a terminal: calls that run concurrently
@@ -158,6 +161,12 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 	if late {
 		markLate(answers, askedAt)
 	}
+	return l.replied(st, req, answers, idx)
+}
+
+// replied merges answers (to questions idx of req) with those given
+// before, journals the whole set's answers, and reports them.
+func (l *Loop) replied(st *State, req ask.Request, answers []ask.Answer, idx []int) ([]ask.Answer, error) {
 	l.mu.Lock()
 	answers = st.Merged(req, answers, idx)
 	if l.Journal != nil {

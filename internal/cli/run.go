@@ -57,7 +57,7 @@ with a prompt; with -p the run is headless. Every run is a session on disk: --re
 Without a key: askuser run --script testdata/auth-demo.yaml "Add authentication to my app"`,
 		Flags: append(runFlags(),
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
-			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session with a new prompt"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
 		),
 		Action: func(c *cli.Context) error { return runRun(c, e) },
 	}
