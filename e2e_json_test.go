@@ -20,6 +20,7 @@ func jsonCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 		"jsonvar":   cmdJSONVar,
 		"jsoncanon": cmdJSONCanon,
 		"jsonkeys":  cmdJSONKeys,
+		"jqpath":    cmdJQPath,
 		"corrupt":   cmdCorrupt,
 		"backdate":  cmdBackdate,
 	}
@@ -294,15 +295,22 @@ func cmdCorrupt(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdBackdate moves the "asked" records of a session journal into the
-// past, as if the question had waited that long before it was answered:
+// past, as if the question had waited that long before it was answered;
+// with -all, every record and the session's creation, as if the whole
+// session had happened that long ago:
 //
-//	backdate FILE DURATION
+//	backdate [-all] FILE DURATION
 //
 // It lets a script check the exact "Answered later: ..., 2h0m after it was
-// asked" wording without waiting or depending on how fast the test ran.
+// asked" wording, or prune sessions by age, without waiting or depending on
+// how fast the test ran.
 func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
+	all := len(args) == 3 && args[0] == "-all"
+	if all {
+		args = args[1:]
+	}
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: backdate FILE DURATION")
+		ts.Fatalf("usage: backdate [-all] FILE DURATION")
 	}
 	d, err := time.ParseDuration(args[1])
 	ts.Check(err)
@@ -311,12 +319,16 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 	moved := 0
 	for i, line := range lines {
 		var rec map[string]json.RawMessage
-		if json.Unmarshal([]byte(line), &rec) != nil || string(rec["type"]) != `"asked"` {
+		if json.Unmarshal([]byte(line), &rec) != nil || (!all && string(rec["type"]) != `"asked"`) {
 			continue
 		}
-		var at time.Time
-		ts.Check(json.Unmarshal(rec["at"], &at))
-		rec["at"], _ = json.Marshal(at.Add(-d))
+		rec["at"] = shiftTime(ts, rec["at"], d)
+		if meta, ok := rec["meta"]; ok && all {
+			var m map[string]json.RawMessage
+			ts.Check(json.Unmarshal(meta, &m))
+			m["created"] = shiftTime(ts, m["created"], d)
+			rec["meta"], _ = json.Marshal(m)
+		}
 		b, err := json.Marshal(rec)
 		ts.Check(err)
 		lines[i] = string(b) + "\n"
@@ -326,6 +338,14 @@ func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("backdate: %s has no asked records", args[0])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600))
+}
+
+// shiftTime moves a JSON time d into the past.
+func shiftTime(ts *testscript.TestScript, raw json.RawMessage, d time.Duration) json.RawMessage {
+	var at time.Time
+	ts.Check(json.Unmarshal(raw, &at))
+	out, _ := json.Marshal(at.Add(-d))
+	return out
 }
 
 // matchOrFail fails the script unless text matches the regular expression.

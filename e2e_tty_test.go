@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +76,13 @@ func startTTY(t *testing.T, dir string, stdout *os.File, args ...string) *ttyPro
 // startTTYEnv is startTTY with extra environment variables (KEY=value).
 func startTTYEnv(t *testing.T, dir string, stdout *os.File, env []string, args ...string) *ttyProc {
 	t.Helper()
+	return startTTYIn(t, dir, nil, stdout, env, args...)
+}
+
+// startTTYIn is startTTYEnv with standard input read from stdin instead
+// of the terminal (nil: the terminal), as when a prompt is piped in.
+func startTTYIn(t *testing.T, dir string, stdin io.Reader, stdout *os.File, env []string, args ...string) *ttyProc {
+	t.Helper()
 	// vt10x writes its replies to a second pty; go-expect copies them to
 	// the program's input.
 	replies, replyTTY, err := pty.Open()
@@ -108,7 +116,11 @@ func startTTYEnv(t *testing.T, dir string, stdout *os.File, env []string, args .
 	if stdout != nil {
 		cmd.Stdout = stdout
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	ctty := 0 // the child's descriptor that is the terminal
+	if stdin != nil {
+		cmd.Stdin, ctty = stdin, 2
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start askuser: %v", err)
 	}

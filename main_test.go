@@ -105,9 +105,10 @@ func stateOf(ts *testscript.TestScript) *scriptState {
 //
 //	jsonlines FILE           every line of FILE (or stdout) is a JSON event with its required fields; prints their types
 //	jsoncanon FILE           print the JSON lines of FILE (or stdout) with sorted keys, to match fields in any order
+//	jqpath FILE PATH         FILE (or stdout) is exactly one JSON document; print its value at PATH, as jq -r .PATH does
 //	jsonvar NAME FILE PATH   set $NAME to the value at PATH (a.b.0.c) in the first JSON line of FILE that has it
 //	corrupt FILE last|N      tear the last line of FILE in half, or damage line N
-//	backdate FILE DURATION   move the "asked" records of a session journal DURATION into the past
+//	backdate [-all] FILE DURATION   move the "asked" records (-all: every record) of a session journal DURATION into the past
 //	bg NAME prog args...     start prog with an open stdin pipe and the script's variables askuser reads; output goes to NAME.stdout and NAME.stderr
 //	feed NAME FILE           write FILE to NAME's stdin
 //	closein NAME             close NAME's stdin

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -101,7 +102,10 @@ func (l *Loop) recordStep(st *State, callID, key string, v any) error {
 }
 
 // ask is Call.Ask: the one place a question set of a run is put to the
-// frontend.
+// frontend. Only the questions still unanswered are put (a frontend may
+// have answered some before, and deferred the rest: ask.PartialError);
+// the answers are merged back in the set's order, each with its own
+// source.
 func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Request) ([]ask.Answer, error) {
 	l.mu.Lock()
 	if answers, ok := st.Replies[req.ID]; ok {
@@ -126,7 +130,11 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 		}
 		l.askedHere[req.ID] = true
 	}
+	rest, idx := st.Remaining(req)
 	l.mu.Unlock()
+	if len(rest.Questions) == 0 {
+		return l.replied(st, req, nil, nil) // answered in parts, all of it
+	}
 
 	if !l.frontendConcurrent() {
 		// One set at a time at a terminal: calls that run concurrently
@@ -137,20 +145,30 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 			return nil, err
 		}
 	}
-	l.emit(Event{Type: EventQuestion, Request: &req, Late: late})
-	answers, err := ask.AskWithin(ctx, l.Frontend, req, l.AskTimeout, l.OnTimeout, l.TimeoutFallback)
+	l.emit(Event{Type: EventQuestion, Request: &rest, Late: late})
+	answers, err := ask.AskWithin(ctx, l.Frontend, rest, l.AskTimeout, l.OnTimeout, l.TimeoutFallback)
 	if err != nil {
+		if pe, ok := ask.AsPartial(err); ok && len(pe.Answers) == len(rest.Questions) {
+			if jerr := l.keepPartial(st, req.ID, pe, idx, late, askedAt); jerr != nil {
+				return nil, jerr
+			}
+		}
 		if errors.Is(err, ask.ErrDeferred) || errors.Is(err, ask.ErrTimeout) {
-			l.emit(Event{Type: EventDeferred, Request: &req, Note: err.Error()})
+			l.emit(Event{Type: EventDeferred, Request: &rest, Note: err.Error()})
 		}
 		return nil, err
 	}
 	if late {
-		for i := range answers {
-			answers[i].Late = &ask.Late{AskedAt: askedAt}
-		}
+		markLate(answers, askedAt)
 	}
+	return l.replied(st, req, answers, idx)
+}
+
+// replied merges answers (to questions idx of req) with those given
+// before, journals the whole set's answers, and reports them.
+func (l *Loop) replied(st *State, req ask.Request, answers []ask.Answer, idx []int) ([]ask.Answer, error) {
 	l.mu.Lock()
+	answers = st.Merged(req, answers, idx)
 	if l.Journal != nil {
 		if err := l.Journal.Replied(req.ID, answers); err != nil {
 			l.mu.Unlock()
@@ -161,6 +179,52 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 	l.mu.Unlock()
 	l.emit(Event{Type: EventAnswers, Request: &req, Answers: answers})
 	return answers, nil
+}
+
+// PartialJournal is implemented by journals that can keep the answers to
+// some questions of a set (the session does). Without it, a set answered
+// in part is asked whole again, so that the state and the journal agree.
+type PartialJournal interface {
+	// Partial records answers to some questions of the open set
+	// requestID: answers[j] answers question indexes[j].
+	Partial(requestID string, answers []ask.Answer, indexes []int) error
+}
+
+// keepPartial journals and notes the answers a frontend gave to some
+// questions of rest (whose question j is question idx[j] of the set)
+// before deferring the others.
+func (l *Loop) keepPartial(st *State, requestID string, pe *ask.PartialError, idx []int, late bool, askedAt time.Time) error {
+	var answers []ask.Answer
+	var indexes []int
+	for j, given := range pe.Given {
+		if given && j < len(idx) {
+			answers = append(answers, pe.Answers[j])
+			indexes = append(indexes, idx[j])
+		}
+	}
+	if late {
+		markLate(answers, askedAt)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.Journal != nil {
+		pj, ok := l.Journal.(PartialJournal)
+		if !ok {
+			return nil
+		}
+		if err := pj.Partial(requestID, answers, indexes); err != nil {
+			return fmt.Errorf("record answers: %w", err)
+		}
+	}
+	st.NotePartial(requestID, answers, indexes)
+	return nil
+}
+
+// markLate marks answers as given after the run that asked stopped.
+func markLate(answers []ask.Answer, askedAt time.Time) {
+	for i := range answers {
+		answers[i].Late = &ask.Late{AskedAt: askedAt}
+	}
 }
 
 func (l *Loop) frontendConcurrent() bool {

@@ -11,7 +11,8 @@ import (
 
 // State is a conversation as far as it has gone: its messages, and what the
 // tool calls of the last assistant message have done so far (results
-// ready, question sets asked and answered, steps recorded). A run, a
+// ready, question sets asked and answered, in whole or in part, steps
+// recorded). A run, a
 // resumed run and a journal replay all build the same State, through the
 // methods named after the Journal's.
 //
@@ -34,6 +35,10 @@ type State struct {
 	AskedBy map[string]string
 	// Replies holds the answers given to question sets, by request id.
 	Replies map[string][]ask.Answer
+	// Partial holds the answers given to some questions of an open set,
+	// by request id and question index, until the rest are answered: only
+	// those are asked again.
+	Partial map[string]map[int]ask.Answer
 	// Steps holds what each call recorded (Call.Record), by tool_use id
 	// and key.
 	Steps map[string]map[string]json.RawMessage
@@ -60,6 +65,7 @@ func (s *State) resetCalls() {
 	s.Questions = map[string]ask.Request{}
 	s.AskedBy = map[string]string{}
 	s.Replies = map[string][]ask.Answer{}
+	s.Partial = map[string]map[int]ask.Answer{}
 	s.Steps = map[string]map[string]json.RawMessage{}
 	s.Children = map[string]*State{}
 	s.order = nil
@@ -112,8 +118,26 @@ func (s *State) Pending() []Block {
 
 // PendingQuestions returns the question sets a waiting session waits on:
 // those asked by a call still pending and not yet answered, in the order
-// they were asked.
+// they were asked, then its sub-agents'. A set answered in part holds only
+// the questions still unanswered.
 func (s *State) PendingQuestions() []ask.Request {
+	var out []ask.Request
+	for _, req := range s.PendingSets() {
+		rest, _ := s.Remaining(req)
+		out = append(out, rest)
+	}
+	for _, b := range s.Pending() {
+		if c, ok := s.Children[b.ID]; ok {
+			out = append(out, c.PendingQuestions()...)
+		}
+	}
+	return out
+}
+
+// PendingSets returns the question sets of this conversation (not its
+// sub-agents') asked by a call still pending and not yet answered, whole,
+// in the order they were asked.
+func (s *State) PendingSets() []ask.Request {
 	pending := map[string]bool{}
 	for _, b := range s.Pending() {
 		pending[b.ID] = true
@@ -124,9 +148,37 @@ func (s *State) PendingQuestions() []ask.Request {
 			out = append(out, s.Questions[id])
 		}
 	}
-	for _, b := range s.Pending() {
-		if c, ok := s.Children[b.ID]; ok {
-			out = append(out, c.PendingQuestions()...)
+	return out
+}
+
+// Remaining returns req with only the questions that have no answer yet
+// (NotePartial), and their indexes in req; req itself when none has.
+func (s *State) Remaining(req ask.Request) (ask.Request, []int) {
+	have := s.Partial[req.ID]
+	rest := req
+	rest.Questions = nil
+	var idx []int
+	for i, q := range req.Questions {
+		if _, ok := have[i]; !ok {
+			rest.Questions = append(rest.Questions, q)
+			idx = append(idx, i)
+		}
+	}
+	return rest, idx
+}
+
+// Merged returns the answers to every question of req: those given
+// before (NotePartial), and answers[j] for question idx[j].
+func (s *State) Merged(req ask.Request, answers []ask.Answer, idx []int) []ask.Answer {
+	out := make([]ask.Answer, len(req.Questions))
+	for i, a := range s.Partial[req.ID] {
+		if i < len(out) {
+			out[i] = a
+		}
+	}
+	for j, a := range answers {
+		if j < len(idx) && idx[j] < len(out) {
+			out[idx[j]] = a
 		}
 	}
 	return out
@@ -179,6 +231,21 @@ func (s *State) NoteAsked(req ask.Request, toolUseID string, at time.Time) {
 // NoteReplied records the answers to a question set.
 func (s *State) NoteReplied(requestID string, answers []ask.Answer) {
 	s.Replies[requestID] = answers
+}
+
+// NotePartial records answers to some questions of an open set: answers[j]
+// answers question indexes[j]. They add to those recorded before.
+func (s *State) NotePartial(requestID string, answers []ask.Answer, indexes []int) {
+	have := s.Partial[requestID]
+	if have == nil {
+		have = map[int]ask.Answer{}
+		s.Partial[requestID] = have
+	}
+	for j, a := range answers {
+		if j < len(indexes) && indexes[j] >= 0 {
+			have[indexes[j]] = a
+		}
+	}
 }
 
 // SetStep records a call's step; toolUseID "" is a session value.

@@ -65,6 +65,9 @@ type Answer struct {
 	// Late is set when the answer came after the run that asked had stopped
 	// waiting (askuser resume).
 	Late *Late `json:"late,omitempty"`
+	// Declined is set when the person declined to answer (askuser
+	// cancel): nothing is selected, and the result says so.
+	Declined *Declined `json:"declined,omitempty"`
 }
 
 // Late records an answer given after the asking run stopped.

@@ -15,6 +15,17 @@ const (
 	headNoPerson   = "No person answered the following questions; they were answered as marked:"
 	tailAllPerson  = "Proceeding with user selections."
 	tailMachine    = `Proceeding with these selections. Treat the answers marked "Answered by" as defaults the user has not confirmed.`
+
+	// A question the person declined to answer (askuser cancel) is not
+	// answered: the lines say so, whoever answered the others.
+	headAllDeclined    = "The user declined to answer the following questions:"
+	headSomeDeclined   = "The user declined to answer some of the following questions; the others were answered as marked:"
+	headPersonDeclined = "User answered some of the following questions and declined to answer the others:"
+	tailPersonDeclined = "Proceeding with the user's selections."
+	tailDeclined       = "The user chose not to answer these. Do not assume answers to them: continue without them, or end your turn and say what is still undecided."
+	tailSomeDeclined   = "Do not assume answers to the declined questions: continue without them, or end your turn and say what is still undecided."
+	declinedNoReason   = "the user chose not to answer (no reason given)"
+	declinedWithReason = "the user chose not to answer; their reason: "
 )
 
 // FormatResult renders answers as the tool result a model reads:
@@ -30,26 +41,29 @@ const (
 // with neither is "Skipped: no option chosen and no text given". An answer
 // that did not come from a person gets an "Answered by:" line naming its
 // source, and the opening and closing lines say so; an answer given after
-// the run stopped waiting gets an "Answered later:" line.
+// the run stopped waiting gets an "Answered later:" line. A question the
+// person declined to answer (askuser cancel) gets a "Declined:" line with
+// their reason, and nothing else.
 func FormatResult(answers []Answer) string {
 	var b strings.Builder
-	persons := 0
+	persons, declined := 0, 0
 	for _, a := range answers {
-		if a.Source == SourcePerson {
+		switch {
+		case a.Declined != nil:
+			declined++
+		case a.Source == SourcePerson:
 			persons++
 		}
 	}
-	switch {
-	case persons == len(answers):
-		b.WriteString(headAllPerson)
-	case persons > 0:
-		b.WriteString(headSomePerson)
-	default:
-		b.WriteString(headNoPerson)
-	}
+	head, tail := framing(len(answers), persons, declined)
+	b.WriteString(head)
 	b.WriteString("\n\n")
 	for i, a := range answers {
 		fmt.Fprintf(&b, "%d. %s (%s)\n", i+1, Display(a.Header), Display(a.Question))
+		if a.Declined != nil {
+			b.WriteString("   Declined: " + a.Declined.note() + "\n\n")
+			continue
+		}
 		if len(a.Selected) > 0 {
 			sel := make([]string, len(a.Selected))
 			for j, l := range a.Selected {
@@ -71,12 +85,35 @@ func FormatResult(answers []Answer) string {
 		}
 		b.WriteString("\n")
 	}
-	if persons == len(answers) {
-		b.WriteString(tailAllPerson)
-	} else {
-		b.WriteString(tailMachine)
-	}
+	b.WriteString(tail)
 	return b.String()
+}
+
+// framing chooses the opening and closing lines: the standard pair only
+// when a person gave every answer; a declined question is never counted as
+// answered.
+func framing(n, persons, declined int) (head, tail string) {
+	switch {
+	case declined == 0 && persons == n:
+		return headAllPerson, tailAllPerson
+	case declined == 0 && persons > 0:
+		return headSomePerson, tailMachine
+	case declined == 0:
+		return headNoPerson, tailMachine
+	case declined == n:
+		return headAllDeclined, tailDeclined
+	case persons+declined == n:
+		return headPersonDeclined, tailPersonDeclined + " " + tailSomeDeclined
+	}
+	return headSomeDeclined, tailMachine + " " + tailSomeDeclined
+}
+
+// note is the text of a "Declined:" line.
+func (d *Declined) note() string {
+	if r := CleanDeclineReason(d.Reason); r != "" {
+		return declinedWithReason + r
+	}
+	return declinedNoReason
 }
 
 func (a Answer) answeredBy() string {

@@ -88,6 +88,9 @@ func goldenCases(t *testing.T) map[string][]Answer {
 		"recommended-bare":    recommendedBare(),
 		"control-chars":       {hostile()},
 		"unset-selected-json": {{Question: db.Question, Header: db.Header, Custom: "DuckDB", Source: SourcePerson}},
+		"declined":            {Decline(db, "", answeredAt), Decline(features, "not needed \x1b[31many more\x1b[0m,\n  I chose myself", answeredAt)},
+		"declined-some":       {choose(t, auth[0], []string{"JWT"}, "", SourcePerson), Decline(auth[1], "later", answeredAt)},
+		"declined-mixed":      {fromFile, Decline(pm, "", answeredAt)},
 	}
 }
 
@@ -193,6 +196,30 @@ func TestFormatResultCases(t *testing.T) {
 	lacks("recommended-bare", "ecommended")
 	has("control-chars", "1. DB (Which database should we use?)\n   Selected: Postgres, SQLite\n   Other: typed bold\n")
 	lacks("control-chars", "\x1b", "pwned", "evil.example")
+	has("declined", headAllDeclined, "   Declined: the user chose not to answer (no reason given)\n\n2.",
+		"   Declined: the user chose not to answer; their reason: not needed any more, I chose myself\n", tailDeclined)
+	lacks("declined", headAllPerson, tailAllPerson, "Skipped", "Selected", "Answered by", "\x1b")
+	has("declined-some", headPersonDeclined, "   Selected: JWT\n", "   Declined: the user chose not to answer; their reason: later\n", tailPersonDeclined+" "+tailSomeDeclined)
+	lacks("declined-some", headAllPerson, tailAllPerson, "Answered by")
+	has("declined-mixed", headSomeDeclined, "   Answered by: an answers file (answers.yaml)", tailMachine+" "+tailSomeDeclined)
+}
+
+// A declination's reason is cleaned and bounded wherever it comes from:
+// a hostile or huge reason cannot reach the model whole.
+func TestDeclineReasonBounded(t *testing.T) {
+	db := fixtureQuestions(t, "database.json")[0]
+	a := Decline(db, strings.Repeat("why ", 1000)+"\x1b]0;pwned\x07", answeredAt)
+	if n := len([]rune(a.Declined.Reason)); n != MaxDeclineReasonChars {
+		t.Errorf("reason of %d characters kept, want %d", n, MaxDeclineReasonChars)
+	}
+	// A reason written straight into a journal is cleaned when shown.
+	a.Declined.Reason = "a\x1b[2Jb\nc"
+	if text := FormatResult([]Answer{a}); !strings.Contains(text, "their reason: ab c\n") {
+		t.Errorf("raw reason not cleaned in the result:\n%q", text)
+	}
+	if a.Skipped {
+		t.Error("a declined answer is marked skipped")
+	}
 }
 
 func TestAnswerJSON(t *testing.T) {

@@ -131,7 +131,8 @@ func (f *File) Path() string { return f.path }
 // key matching two questions) is a *FileError. Questions the file does not
 // answer follow Unanswered: error gives an error wrapping ask.ErrNoAnswer
 // that shows the YAML to add; auto answers just those with Recommended;
-// suspend gives the same message wrapping ask.ErrDeferred.
+// suspend gives the same message wrapping ask.ErrDeferred, carrying the
+// answers the file does give (ask.PartialError).
 func (f *File) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if err := ask.CtxErr(ctx); err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (f *File) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 		}
 		return answers, nil
 	case ask.PolicySuspend:
-		return nil, &missingError{msg: f.missingMessage(req.Questions, missing, matched), sentinel: ask.ErrDeferred}
+		return nil, keepGiven(answers, missing, &missingError{msg: f.missingMessage(req.Questions, missing, matched), sentinel: ask.ErrDeferred})
 	}
 	return nil, &missingError{msg: f.missingMessage(req.Questions, missing, matched), sentinel: ask.ErrNoAnswer}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/asktest"
@@ -196,6 +197,11 @@ func TestFromAnswers(t *testing.T) {
 		if d.Allow != w.allow || d.Scope != w.scope || d.By != w.by || !strings.Contains(d.Message, w.msg) {
 			t.Errorf("decision %+v, want allow %v scope %q by %q message with %q", d, w.allow, w.scope, w.by, w.msg)
 		}
+	}
+	// Declined (askuser cancel): not run, and the model is told why.
+	declined := []ask.Answer{ask.Decline(q.Questions[0], "not today", time.Now())}
+	if d := FromAnswers(req, declined); d.Allow || !strings.Contains(d.Message, "declined to answer the approval question (askuser cancel); their reason: not today") {
+		t.Errorf("declined approval: %+v", d)
 	}
 }
 

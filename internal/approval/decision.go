@@ -77,6 +77,12 @@ func FromAnswers(req Request, answers []ask.Answer) Decision {
 		return Decision{By: ByPolicy, Why: reason, Message: fmt.Sprintf("Permission to run %s was denied: no person approved it (%s). Do not retry it; continue without it, or ask the user.", tool, reason)}
 	}
 	switch {
+	case a.Declined != nil:
+		msg := fmt.Sprintf("Permission to run %s was not granted: the user declined to answer the approval question (askuser cancel)", tool)
+		if a.Declined.Reason != "" {
+			msg += "; their reason: " + ask.CleanDeclineReason(a.Declined.Reason)
+		}
+		return Decision{By: by, Why: why + ", declined to answer", Message: msg + ". Do not retry it; continue without it, or ask the user."}
 	case len(a.Selected) == 1 && a.Selected[0] == LabelAllow:
 		return Decision{Allow: true, Scope: ScopeOnce, By: by, Why: why}
 	case len(a.Selected) == 1 && a.Selected[0] == LabelAllowSession:

@@ -71,6 +71,7 @@ func newApp(e *env) *cli.App {
 			runCommand(e),
 			resumeCommand(e),
 			sessionsCommand(e),
+			cancelCommand(e),
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
@@ -87,15 +88,25 @@ func newApp(e *env) *cli.App {
 	// templates are shared by every App, so appending there would grow
 	// them with each Run.
 	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp()
-	for _, cmd := range app.Commands {
-		cmd.OnUsageError = onUsageError
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
-		cmd.Before = checkDurations
-	}
+	setupCommands(app.Commands)
 	return app
 }
 
+// setupCommands gives every command and subcommand the same usage-error
+// wording, the exit-code table in its help, and the duration checks.
+func setupCommands(cmds []*cli.Command) {
+	for _, cmd := range cmds {
+		cmd.OnUsageError = onUsageError
+		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
+		cmd.Before = checkDurations
+		setupCommands(cmd.Subcommands)
+	}
+}
+
 func onUsageError(c *cli.Context, err error, _ bool) error {
+	if msg, ok := durationUsage(c, err); ok {
+		return usageErrorf("%s", msg)
+	}
 	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
 }
 

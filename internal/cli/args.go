@@ -8,8 +8,9 @@ import (
 
 // interspersed moves the flags that follow a command's arguments in front
 // of them, so "askuser resume ID --answers f.yaml" works as people type it:
-// urfave/cli v2 stops reading flags at the first argument. Everything after
-// "--" stays an argument.
+// urfave/cli v2 stops reading flags at the first argument. A subcommand
+// ("askuser sessions prune --older-than 7d") gets the same for its own
+// flags. Everything after "--" stays an argument.
 func interspersed(app *cli.App, args []string) []string {
 	i := 1
 	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
@@ -22,6 +23,12 @@ func interspersed(app *cli.App, args []string) []string {
 	if cmd == nil {
 		return args
 	}
+	return append(append([]string{}, args[:i+1]...), intersperse(cmd, args[i+1:])...)
+}
+
+// intersperse puts cmd's flags among tail before its arguments. When the
+// first argument names a subcommand, what follows it is the subcommand's.
+func intersperse(cmd *cli.Command, tail []string) []string {
 	takesValue := map[string]bool{}
 	for _, f := range cmd.Flags {
 		_, isBool := f.(*cli.BoolFlag)
@@ -30,7 +37,6 @@ func interspersed(app *cli.App, args []string) []string {
 		}
 	}
 	var flags, rest []string
-	tail := args[i+1:]
 	for j := 0; j < len(tail); j++ {
 		a := tail[j]
 		switch {
@@ -45,11 +51,13 @@ func interspersed(app *cli.App, args []string) []string {
 				flags = append(flags, tail[j])
 			}
 		default:
+			if sub := cmd.Command(a); sub != nil && len(rest) == 0 {
+				return append(append(flags, a), intersperse(sub, tail[j+1:])...)
+			}
 			rest = append(rest, a)
 		}
 	}
-	out := append([]string{}, args[:i+1]...)
-	out = append(out, flags...)
+	out := flags
 	if len(rest) > 0 && rest[0] != "--" && len(flags) > 0 {
 		out = append(out, "--")
 	}

@@ -27,6 +27,14 @@ func TestInterspersed(t *testing.T) {
 		// Already in order: unchanged.
 		{[]string{"askuser", "ask", "--frontend", "auto", "q.json"},
 			[]string{"askuser", "ask", "--frontend", "auto", "--", "q.json"}},
+		// A subcommand's flags are its own, after its name; the parent's
+		// stay before it.
+		{[]string{"askuser", "sessions", "prune", "--older-than", "7d", "--finished"},
+			[]string{"askuser", "sessions", "prune", "--older-than", "7d", "--finished"}},
+		{[]string{"askuser", "sessions", "rm", "ID", "--state-dir", "d"},
+			[]string{"askuser", "sessions", "rm", "--state-dir", "d", "--", "ID"}},
+		{[]string{"askuser", "sessions", "--json", "--waiting"},
+			[]string{"askuser", "sessions", "--json", "--waiting"}},
 		// No command, or an unknown one: left for urfave/cli to report.
 		{[]string{"askuser", "--help"}, []string{"askuser", "--help"}},
 		{[]string{"askuser", "frobnicate", "--x"}, []string{"askuser", "frobnicate", "--x"}},

@@ -48,7 +48,7 @@ func runAsk(c *cli.Context, e *env) error {
 		return err
 	}
 	if spec.unanswered == ask.PolicySuspend {
-		return usageErrorf("--on-unanswered suspend needs a session to come back to; use it with askuser run, or use error or auto")
+		return usageErrorf("--on-unanswered suspend (or ASKUSER_ON_UNANSWERED=suspend) needs a session to come back to; use it with askuser run, or use error or auto")
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
@@ -70,6 +70,12 @@ func runAsk(c *cli.Context, e *env) error {
 		return err
 	}
 	defer ch.close()
+	if f, ok := ch.fe.(*frontend.File); ok && f.Unanswered() == ask.PolicySuspend {
+		// ask has no session to come back to: waiting would end in exit 6
+		// with nothing to resume.
+		return usageErrorf("answers file %s says unanswered: suspend, which needs a session to come back to (askuser run); askuser ask cannot wait: add --on-unanswered error or --on-unanswered auto",
+			ask.Display(f.Path()))
+	}
 	if spec.verbose {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: asking through %s: %s\n", ch.name, ch.why)
 	}

@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,4 +24,27 @@ func checkDurations(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// badFlagValue is how the flag package reports a value it cannot parse.
+var badFlagValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+
+// durationUsage words a duration flag's unparsable value: Go's durations
+// need a unit, and "parse error" says nothing of that.
+func durationUsage(c *cli.Context, err error) (string, bool) {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil || c == nil || c.Command == nil {
+		return "", false
+	}
+	for _, f := range c.Command.Flags {
+		df, ok := f.(*cli.DurationFlag)
+		if !ok || !slices.Contains(df.Names(), m[2]) {
+			continue
+		}
+		if _, err := strconv.ParseFloat(m[1], 64); err == nil {
+			return fmt.Sprintf("--%s: %q has no unit; add a unit, for example %sm (or %ss, %sh)", df.Name, m[1], m[1], m[1], m[1]), true
+		}
+		return fmt.Sprintf("--%s: %q is not a duration; write one with a unit, for example 5m, 30s or 2h", df.Name, m[1]), true
+	}
+	return "", false
 }

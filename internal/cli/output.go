@@ -36,16 +36,18 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 
 // runResult is the end of a run, in Claude Code's result shape.
 type runResult struct {
-	Type          string          `json:"type"`
-	Subtype       string          `json:"subtype"`
-	IsError       bool            `json:"is_error"`
-	DurationMS    int64           `json:"duration_ms"`
-	DurationAPIMS int64           `json:"duration_api_ms"`
-	NumTurns      int             `json:"num_turns"`
-	Result        string          `json:"result"`
-	SessionID     string          `json:"session_id"`
-	TotalCostUSD  float64         `json:"total_cost_usd"`
-	Usage         agentloop.Usage `json:"usage"`
+	Type          string `json:"type"`
+	Subtype       string `json:"subtype"`
+	IsError       bool   `json:"is_error"`
+	DurationMS    int64  `json:"duration_ms"`
+	DurationAPIMS int64  `json:"duration_api_ms"`
+	NumTurns      int    `json:"num_turns"`
+	Result        string `json:"result"`
+	SessionID     string `json:"session_id"`
+	// TotalCostUSD is left out when a model of the run has no known
+	// price (cost.go): never a made-up 0.
+	TotalCostUSD *float64        `json:"total_cost_usd,omitempty"`
+	Usage        agentloop.Usage `json:"usage"`
 	// askuser's additions: why the run stopped, and what it waits on.
 	Error            string        `json:"error,omitempty"`
 	Reason           string        `json:"reason,omitempty"`
@@ -117,6 +119,8 @@ type printer struct {
 	// confirmation summary.
 	surveySummary bool
 	midLine       bool
+	// cost meters the model calls, sub-agents' included.
+	cost *costMeter
 }
 
 // sourceShort names a source in a confirmation line.
@@ -149,6 +153,9 @@ func (p *printer) init(cwd, providerName string, servers []mcpServer, mode strin
 }
 
 func (p *printer) event(e agentloop.Event) {
+	if e.Type == agentloop.EventAssistant && e.Response != nil {
+		p.cost.add(e.Response.Usage, e.ParentToolUseID != "")
+	}
 	switch p.format {
 	case outStreamJSON:
 		p.streamEvent(e)
@@ -227,6 +234,7 @@ func (p *printer) endLine() {
 
 // result prints how the run ended.
 func (p *printer) result(r runResult) {
+	r.TotalCostUSD = p.cost.take()
 	switch p.format {
 	case outJSON:
 		p.line(r)

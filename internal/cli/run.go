@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
 		&cli.StringFlag{Name: "subagent-model", Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
 		&cli.IntFlag{Name: "subagent-depth", Value: 1, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
+		&cli.IntFlag{Name: "protocol-fd", Usage: "the JSON-lines frontend writes its question lines to file descriptor `N` (open it: 3>questions.jsonl), not to standard output; needed with --frontend stdio and --output-format json"},
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
@@ -55,7 +57,7 @@ with a prompt; with -p the run is headless. Every run is a session on disk: --re
 Without a key: askuser run --script testdata/auth-demo.yaml "Add authentication to my app"`,
 		Flags: append(runFlags(),
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
-			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session with a new prompt"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
 		),
 		Action: func(c *cli.Context) error { return runRun(c, e) },
 	}
@@ -75,6 +77,9 @@ type runOptions struct {
 	frontendSpec frontendSpec
 	// subagentDepth bounds nested sub-agents.
 	subagentDepth int
+	// protocolOut is where the JSON-lines frontend writes its lines
+	// (--protocol-fd), nil for standard output.
+	protocolOut io.Writer
 }
 
 func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
@@ -129,14 +134,35 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	if o.frontendSpec, err = readFrontendSpec(c, e); err != nil {
 		return o, err
 	}
+	if c.IsSet("protocol-fd") {
+		if o.protocolOut, err = openProtocolFD(c.Int("protocol-fd")); err != nil {
+			return o, err
+		}
+	}
 	return o, nil
+}
+
+// openProtocolFD returns descriptor n, open for the JSON-lines frontend's
+// question lines. It must be open already: the shell opens it (3>file).
+func openProtocolFD(n int) (io.Writer, error) {
+	if n < 2 {
+		return nil, usageErrorf("--protocol-fd %d: give a descriptor of 2 or more (3, opened with 3>questions.jsonl); without the flag the lines go to standard output", n)
+	}
+	f := os.NewFile(uintptr(n), fmt.Sprintf("descriptor %d", n))
+	if f == nil {
+		return nil, usageErrorf("--protocol-fd %d: not a descriptor", n)
+	}
+	if _, err := f.Stat(); err != nil {
+		return nil, usageErrorf("--protocol-fd %d: descriptor %d is not open; open it when starting askuser, e.g. %d>questions.jsonl or %d>&2", n, n, n, n)
+	}
+	return &lineWriter{w: f}, nil
 }
 
 // readPrompt returns the prompt: the arguments joined, else all of stdin.
 // fromStdin says stdin was used up by it.
 func readPrompt(c *cli.Context, e *env) (prompt string, fromStdin bool, err error) {
 	if c.NArg() > 0 {
-		return strings.Join(c.Args().Slice(), " "), false, nil
+		return strings.Join(c.Args().Slice(), " "), false, blankPrompt(c)
 	}
 	if e.ios.CanPrompt() {
 		return "", false, usageErrorf("give a prompt: askuser run \"Add authentication to my app\" (or pipe it on standard input)")
@@ -147,9 +173,18 @@ func readPrompt(c *cli.Context, e *env) (prompt string, fromStdin bool, err erro
 	}
 	prompt = strings.TrimSpace(string(data))
 	if prompt == "" {
-		return "", true, usageErrorf("no prompt: the argument is missing and standard input was empty")
+		return "", true, usageErrorf("no prompt: the argument is missing and standard input was empty (or only white space)")
 	}
 	return prompt, true, nil
+}
+
+// blankPrompt refuses a prompt argument that is only white space: the
+// model would be sent nothing to do.
+func blankPrompt(c *cli.Context) error {
+	if c.NArg() > 0 && strings.TrimSpace(strings.Join(c.Args().Slice(), " ")) == "" {
+		return usageErrorf("the prompt is empty (only white space); give the task, e.g. askuser run \"Add authentication to my app\"")
+	}
+	return nil
 }
 
 // runFrontend chooses the frontend of a run. When standard input carried
@@ -161,10 +196,11 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 	if stdinUsed && spec.name == feStdio {
 		return nil, usageErrorf("--frontend stdio reads answers from standard input, but standard input carried the prompt; pass the prompt as an argument, or use --input-format stream-json")
 	}
+	if err := protocolLines(o, e, &stdio); err != nil {
+		return nil, err
+	}
 	if stdinUsed && spec.name == "" && spec.answers == "" {
-		why := "standard input carried the prompt, so it cannot also carry answers"
-		return &chosen{name: "none", why: why, close: func() {},
-			fe: frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend auto, or --input-format stream-json"}}, nil
+		return promptOnTTY(e, stdio)
 	}
 	ch, err := chooseFrontend(spec, e.ios, stdio)
 	if err != nil {
@@ -174,4 +210,43 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 		return &chosen{name: "none", why: err.Error(), close: func() {}, fe: frontend.Deferred{Reason: "nothing can answer here: " + err.Error()}}, nil
 	}
 	return ch, nil
+}
+
+// promptOnTTY chooses the frontend of a run whose prompt came on standard
+// input: a person at the terminal (standard error is one) is asked there,
+// on /dev/tty; otherwise the questions wait for askuser resume.
+func promptOnTTY(e *env, stdio frontend.StdioConfig) (*chosen, error) {
+	why := "standard input carried the prompt, so it cannot also carry answers"
+	if e.ios.CanPromptOnTTY() {
+		ch, err := chooseFrontend(frontendSpec{name: feSurvey, nameFrom: "the terminal"}, e.ios, stdio)
+		if err == nil {
+			ch.why = why + "; asking at the terminal (/dev/tty)"
+			return ch, nil
+		}
+		why += "; the terminal could not be opened (" + err.Error() + ")"
+	} else {
+		why += ", and no terminal is there to ask at"
+	}
+	return &chosen{name: "none", why: why, close: func() {},
+		fe: frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend auto or --input-format stream-json, or run it at a terminal (askuser asks there, on /dev/tty)"}}, nil
+}
+
+// protocolLines sends the JSON-lines frontend's lines where they belong:
+// to --protocol-fd when given; under --output-format json, whose standard
+// output is one JSON document, to standard error when the frontend was
+// chosen because standard input is a pipe (a program piping answers in
+// advance reads none), and nowhere when it was asked for by name: that
+// program must read its questions, so it is a usage error.
+func protocolLines(o runOptions, e *env, stdio *frontend.StdioConfig) error {
+	switch {
+	case o.protocolOut != nil:
+		stdio.Out = o.protocolOut
+	case o.format != outJSON:
+	case o.frontendSpec.name == feStdio:
+		return usageErrorf("%s with --output-format json: standard output carries only the result, so the question lines need their own descriptor: add --protocol-fd 3 (and 3>questions.jsonl), or use --output-format stream-json, where they are part of the stream",
+			o.frontendSpec.nameFrom+" stdio")
+	default:
+		stdio.Out = &lineWriter{w: e.ios.ErrOut}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,14 +30,24 @@ func runRun(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := blankPrompt(c); err != nil {
+		return err
+	}
 	store := sessionStore(c, e)
 	var sess *session.Session
 	if c.IsSet("resume") && c.String("resume") == "" {
-		return usageErrorf("--resume: the session id is empty; give one (askuser sessions lists them), or --continue for the most recent session")
+		return usageErrorf("--resume: the session id is empty; give one (askuser sessions lists them), or --continue for the most recent session here")
 	}
 	if id := c.String("resume"); id != "" || c.Bool("continue") {
 		if id != "" && c.Bool("continue") {
 			return usageErrorf("give --resume ID or --continue, not both")
+		}
+		if id == "" {
+			var said string
+			if id, said, err = pickLatestHere(store); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.ios.ErrOut, said)
 		}
 		if sess, err = openSession(store, id); err != nil {
 			return err
@@ -104,14 +115,10 @@ func sessionStore(c *cli.Context, e *env) *session.Store {
 	return &session.Store{Dir: dir}
 }
 
-// openSession opens a session by id, or the latest when id is "".
+// openSession opens a session by id (or a prefix only it has). An id that
+// names no session, or several, is a usage error, whichever command
+// gave it.
 func openSession(store *session.Store, id string) (*session.Session, error) {
-	var err error
-	if id == "" {
-		if id, err = store.Latest(); err != nil {
-			return nil, withCode(ExitUsage, err)
-		}
-	}
 	s, err := store.Open(id)
 	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
 		return nil, withCode(ExitUsage, err)
@@ -130,6 +137,9 @@ type runner struct {
 	// tools says which MCP servers to start and which calls may run.
 	tools toolSpec
 	store *session.Store
+	// intro, if set, runs once the frontend is chosen, before the run
+	// (resume shows the person what they are answering).
+	intro func(*chosen)
 
 	out    *lineWriter
 	ch     *chosen
@@ -167,7 +177,8 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		return err
 	}
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: r.rt.reg.Names(),
-		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
+		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio && r.o.protocolOut == nil, surveySummary: ch.name == feSurvey,
+		cost: newCostMeter(r.prov, r.sub)}
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: r.rt.reg, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
 		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}
@@ -188,6 +199,9 @@ func (r *runner) once(ctx context.Context, prompt *agentloop.Message, stdinUsed 
 		return err
 	}
 	defer r.teardown()
+	if r.intro != nil {
+		r.intro(r.ch)
+	}
 	return r.finish(r.step(ctx, prompt))
 }
 
@@ -287,8 +301,8 @@ func parseUserLine(raw json.RawMessage) (agentloop.Message, error) {
 			return msg, fmt.Errorf("user line: only text blocks are accepted in message.content, got %q; answer questions with answer lines", b.Type)
 		}
 	}
-	if msg.Text() == "" {
-		return msg, fmt.Errorf(`user line: message.content is empty; send {"type":"user","message":{"role":"user","content":"..."}}`)
+	if strings.TrimSpace(msg.Text()) == "" {
+		return msg, fmt.Errorf(`user line: message.content is empty (or only white space); send {"type":"user","message":{"role":"user","content":"..."}}`)
 	}
 	return msg, nil
 }

@@ -120,6 +120,15 @@ func (s *IOStreams) IsStderrTTY() bool { return s.errTTY }
 // standard output never stops a prompt.
 func (s *IOStreams) CanPrompt() bool { return s.inKind == InTerminal && !s.neverPrompt }
 
+// CanPromptOnTTY reports whether a person can be asked at the controlling
+// terminal although standard input is not one (it carried a prompt, say):
+// standard error is a terminal, so someone is watching it. A process
+// whose standard error is redirected too is taken to run unattended,
+// even if /dev/tty would open.
+func (s *IOStreams) CanPromptOnTTY() bool {
+	return s.inKind != InTerminal && s.errTTY && !s.neverPrompt
+}
+
 // TextOut is standard output for text a person reads (the text format of
 // askuser run): sanitised as ErrOut is. JSON goes to Out, exact.
 func (s *IOStreams) TextOut() io.Writer { return safe(s.Out) }

@@ -8,10 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/askuser/askuser/agentloop"
 )
@@ -64,7 +62,20 @@ func (st *Store) Open(id string) (*Session, error) {
 		return nil, err
 	}
 	s.f, s.unlock, s.now = f, unlock, st.now
+	if !samePath(f, path) {
+		// Removed (askuser sessions rm) between finding it and locking
+		// it: appending now would write into a deleted file.
+		s.Close()
+		return nil, fmt.Errorf("%w %q: it was deleted just now", ErrNotFound, s.Meta.ID)
+	}
 	return s, nil
+}
+
+// samePath reports whether path still names the open file f.
+func samePath(f *os.File, path string) bool {
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Load reads a session without opening it for appending.
@@ -175,6 +186,13 @@ func (s *Session) apply(r record, line int) error {
 			return fmt.Errorf("replied record without a request id")
 		}
 		s.target(r).NoteReplied(r.RequestID, r.Answers)
+	case recPartial:
+		if r.RequestID == "" || len(r.Indexes) != len(r.Answers) {
+			return fmt.Errorf("partial record without a request id, or with %d answers for %d indexes", len(r.Answers), len(r.Indexes))
+		}
+		s.target(r).NotePartial(r.RequestID, r.Answers, r.Indexes)
+	case recCancel:
+		s.Cancelled = &Cancellation{At: r.At, Reason: r.Detail}
 	case recStep:
 		if r.Key == "" || r.Value == nil {
 			return fmt.Errorf("step record without a key or a value")
@@ -189,6 +207,10 @@ func (s *Session) apply(r record, line int) error {
 		s.Status, s.Detail = r.Status, r.Detail
 	default:
 		return fmt.Errorf("unknown record type %q", r.Type)
+	}
+	switch r.Type {
+	case recMessage, recAnswered, recStatus:
+		s.Cancelled = nil // the session went on after it was cancelled
 	}
 	s.Updated = r.At
 	return nil
@@ -280,97 +302,4 @@ func (st *Store) ids() ([]string, error) {
 		}
 	}
 	return ids, nil
-}
-
-// Summary is one line of askuser sessions.
-type Summary struct {
-	ID          string    `json:"id"`
-	Created     time.Time `json:"created"`
-	Updated     time.Time `json:"updated"`
-	FirstPrompt string    `json:"first_prompt"`
-	// Status is "finished", "waiting on a question", how the last run
-	// ended (max_turns, error, cancelled, timeout), "running" while a
-	// process holds the session, or "interrupted" when its process died
-	// without saying how it ended.
-	Status string `json:"status"`
-	// Pending counts the tool calls waiting (for an answer, an approval or
-	// a sub-agent).
-	Pending int `json:"pending"`
-	// Agents names the sub-agents whose questions wait.
-	Agents []string `json:"agents,omitempty"`
-	Err     string `json:"error,omitempty"`
-}
-
-// List summarises every session, most recently updated first. A journal
-// that cannot be read is listed with its error, not skipped.
-func (st *Store) List() ([]Summary, error) {
-	ids, err := st.ids()
-	if err != nil {
-		return nil, err
-	}
-	var out []Summary
-	for _, id := range ids {
-		p := filepath.Join(st.sessionsDir(), id+".jsonl")
-		s, err := st.Load(id)
-		if err != nil {
-			fi, _ := os.Stat(p)
-			sum := Summary{ID: id, Status: "damaged", Err: err.Error()}
-			if fi != nil {
-				sum.Updated = fi.ModTime()
-			}
-			out = append(out, sum)
-			continue
-		}
-		sum := s.Summary()
-		if sum.Status == "running" && !inUse(p) {
-			sum.Status = "interrupted" // no status, and no process holds it: killed
-		}
-		out = append(out, sum)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
-	return out, nil
-}
-
-// Summary describes the session for a listing.
-func (s *Session) Summary() Summary {
-	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
-		Pending: len(s.State.Pending())}
-	for _, req := range s.State.PendingQuestions() {
-		if req.Agent != "" && !slices.Contains(sum.Agents, req.Agent) {
-			sum.Agents = append(sum.Agents, req.Agent)
-		}
-	}
-	if sum.FirstPrompt == "" {
-		for _, m := range s.State.Messages {
-			if m.Role == agentloop.RoleUser && m.Text() != "" {
-				sum.FirstPrompt = m.Text()
-				break
-			}
-		}
-	}
-	switch {
-	case sum.Pending > 0:
-		sum.Status = "waiting on a question"
-	case s.Status == string(agentloop.StatusSuccess):
-		sum.Status = "finished"
-	case s.Status == "":
-		sum.Status = "running"
-	default:
-		sum.Status = s.Status
-	}
-	return sum
-}
-
-// Latest returns the id of the most recently updated session.
-func (st *Store) Latest() (string, error) {
-	list, err := st.List()
-	if err != nil {
-		return "", err
-	}
-	for _, s := range list {
-		if s.Err == "" {
-			return s.ID, nil
-		}
-	}
-	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())
 }

@@ -7,7 +7,14 @@
 // complete line is a record; at most the last line is torn, and loading
 // drops it (and says so). A damaged line anywhere else is reported with the
 // file, the line and how many records before it are intact, never a panic.
-// A journal is locked while a process appends to it.
+// A journal is locked while a process appends to it, and a locked journal
+// is never deleted (Remove refuses it).
+//
+// Format 3 adds "partial" records (answers to some questions of a set,
+// with their indexes: the rest are asked later) and "cancel" records (the
+// person declined to answer, askuser cancel, after "replied" records that
+// say so for every pending set); the header's meta carries the working
+// directory and a title. Formats 1 and 2 load unchanged.
 package session
 
 import (
@@ -25,7 +32,7 @@ import (
 )
 
 // FormatVersion is the journal format version.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
@@ -38,6 +45,8 @@ type Meta struct {
 	System      string    `json:"system,omitempty"`
 	Cwd         string    `json:"cwd,omitempty"`
 	FirstPrompt string    `json:"first_prompt,omitempty"`
+	// Title is the first prompt made short and safe to show (Title).
+	Title string `json:"title,omitempty"`
 	// Tools: what the run was given, so resume gives the same (a flag
 	// given to resume wins). MCPConfig holds each --mcp-config as given,
 	// a file made absolute.
@@ -65,6 +74,9 @@ type record struct {
 	Value     json.RawMessage    `json:"value,omitempty"`
 	Result    *agentloop.Block   `json:"result,omitempty"`
 	Answers   []ask.Answer       `json:"answers,omitempty"`
+	// Indexes are the questions of the set that a partial record's
+	// answers answer, in order.
+	Indexes []int `json:"indexes,omitempty"`
 
 	// Parent is set on the records of a sub-agent's conversation: the
 	// tool_use ids of the Task calls that lead to it, joined by "/".
@@ -85,6 +97,8 @@ const (
 	recStep     = "step"
 	recAnswered = "answered"
 	recStatus   = "status"
+	recPartial  = "partial"
+	recCancel   = "cancel"
 )
 
 // Session is an open journal and the conversation it holds.
@@ -98,6 +112,9 @@ type Session struct {
 	Updated time.Time
 	// Recovered says what loading repaired (a torn last line), or "".
 	Recovered string
+	// Cancelled is set when the person declined to answer (askuser
+	// cancel) and nothing has happened since.
+	Cancelled *Cancellation
 
 	path   string
 	f      *os.File
@@ -123,6 +140,12 @@ func (s *Session) Asked(req ask.Request, toolUseID string, at time.Time) error {
 // Replied records the answers to a question set (agentloop.Journal).
 func (s *Session) Replied(requestID string, answers []ask.Answer) error {
 	return s.append(record{Type: recReplied, RequestID: requestID, Answers: answers})
+}
+
+// Partial records answers to some questions of a set
+// (agentloop.PartialJournal).
+func (s *Session) Partial(requestID string, answers []ask.Answer, indexes []int) error {
+	return s.append(record{Type: recPartial, RequestID: requestID, Answers: answers, Indexes: indexes})
 }
 
 // Step records a step of a tool call (agentloop.Journal).
@@ -158,6 +181,10 @@ func (c *childJournal) Asked(req ask.Request, toolUseID string, at time.Time) er
 
 func (c *childJournal) Replied(requestID string, answers []ask.Answer) error {
 	return c.s.append(record{Type: recReplied, RequestID: requestID, Answers: answers, Parent: c.parent})
+}
+
+func (c *childJournal) Partial(requestID string, answers []ask.Answer, indexes []int) error {
+	return c.s.append(record{Type: recPartial, RequestID: requestID, Answers: answers, Indexes: indexes, Parent: c.parent})
 }
 
 func (c *childJournal) Step(toolUseID, key string, value json.RawMessage) error {
@@ -252,6 +279,9 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	}
 	if meta.Created.IsZero() {
 		meta.Created = st.now()
+	}
+	if meta.Title == "" {
+		meta.Title = Title(meta.FirstPrompt)
 	}
 	path := filepath.Join(dir, meta.ID+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)

@@ -22,7 +22,7 @@ func syncDir(dir string) {
 // append to one session at once.
 func lock(f *os.File) (func(), error) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		return nil, fmt.Errorf("session %s is in use by another askuser process; wait for it to finish", f.Name())
+		return nil, fmt.Errorf("session %s is %w; wait for it to finish", f.Name(), ErrInUse)
 	}
 	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
 }

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
+)
+
+func cancelCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "cancel",
+		Usage:     "end a waiting session for good: record that you decline to answer its questions",
+		ArgsUsage: "ID",
+		Description: `Records, for every question set session ID waits on (its sub-agents' included), that
+you declined to answer, with --reason if given, and lists the session as cancelled.
+Nothing runs now. If the session is resumed later (askuser resume ID), the model is
+told you declined to answer, with your reason, and carries on without the answers.
+ID may be a prefix only it has.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "reason", Usage: "why you decline, in a sentence; the model reads it (cleaned, at most 500 characters)"},
+			stateDirFlag(),
+		},
+		Action: func(c *cli.Context) error { return runCancel(c, e) },
+	}
+}
+
+func runCancel(c *cli.Context, e *env) error {
+	if c.NArg() != 1 || c.Args().First() == "" {
+		return usageErrorf("cancel takes one session id, got %d arguments (askuser sessions --waiting lists the waiting ones)", c.NArg())
+	}
+	sess, err := openSession(sessionStore(c, e), c.Args().First())
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	sum := sess.Summary()
+	switch {
+	case sum.Status == session.StatusCancelled:
+		return usageErrorf("session %s is already cancelled; askuser resume %s lets the model go on without the answers", sess.Meta.ID, sess.Meta.ID)
+	case len(sum.Questions) == 0 && sum.Status == session.StatusWaiting:
+		return usageErrorf("session %s stopped before it asked anything; nothing to decline (askuser resume %s continues it, askuser sessions rm %s deletes it)",
+			sess.Meta.ID, sess.Meta.ID, sess.Meta.ID)
+	case len(sum.Questions) == 0:
+		return usageErrorf("session %s is not waiting on a question (%s); nothing to cancel", sess.Meta.ID, sum.Status)
+	}
+	declined, err := sess.Cancel(c.String("reason"))
+	if err != nil {
+		return err
+	}
+	var headers []string
+	for _, req := range declined {
+		for _, q := range req.Questions {
+			headers = append(headers, ask.Display(q.Header))
+		}
+	}
+	what := fmt.Sprintf("declined %d question%s (%s)", len(headers), plural(len(headers)), clip(strings.Join(headers, ", "), 80))
+	fmt.Fprintf(e.ios.ErrOut, "askuser: cancelled session %s: %s; if it is resumed (askuser resume %s), the model is told you declined to answer\n",
+		sess.Meta.ID, what, sess.Meta.ID)
+	return nil
+}

@@ -1,0 +1,214 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+)
+
+// The statuses of a listing (Summary.Status). Other values are how the
+// last run ended (max_turns, error, timeout, cancelled by a signal).
+const (
+	StatusWaiting     = "waiting on a question"
+	StatusFinished    = "finished"
+	StatusCancelled   = "cancelled"
+	StatusRunning     = "running"
+	StatusInterrupted = "interrupted"
+	StatusDamaged     = "damaged"
+)
+
+// TitleChars bounds a session's title.
+const TitleChars = 60
+
+// Title makes a prompt into a session's title: safe to show, on one line,
+// at most TitleChars characters.
+func Title(prompt string) string {
+	t := strings.Join(strings.Fields(ask.Display(prompt)), " ")
+	if utf8.RuneCountInString(t) > TitleChars {
+		t = strings.TrimSpace(string([]rune(t)[:TitleChars-1])) + "…"
+	}
+	return t
+}
+
+// Cancellation records that the person declined to answer a session's
+// questions (askuser cancel).
+type Cancellation struct {
+	At     time.Time
+	Reason string
+}
+
+// Summary is one line of askuser sessions.
+type Summary struct {
+	ID          string    `json:"id"`
+	Created     time.Time `json:"created"`
+	Updated     time.Time `json:"updated"`
+	FirstPrompt string    `json:"first_prompt"`
+	// Title is the first prompt, short and safe to show.
+	Title string `json:"title"`
+	// Cwd is the directory the session was started in ("" for sessions
+	// of an askuser that did not record it).
+	Cwd string `json:"cwd"`
+	// Status is StatusWaiting, StatusFinished, StatusCancelled (the
+	// person declined to answer, or a signal stopped the run), how the
+	// last run ended (max_turns, error, timeout), StatusRunning while a
+	// process holds the session, StatusInterrupted when its process died
+	// without saying how it ended, or StatusDamaged.
+	Status string `json:"status"`
+	// Pending counts the tool calls waiting (for an answer, an approval or
+	// a sub-agent).
+	Pending int `json:"pending"`
+	// Agents names the sub-agents whose questions wait.
+	Agents []string `json:"agents,omitempty"`
+	// Questions are the question sets waiting, with the questions still
+	// unanswered.
+	Questions []Waiting `json:"questions,omitempty"`
+	// InUse says a process holds the session now (it runs, or asks).
+	InUse bool `json:"in_use,omitempty"`
+	// CancelReason is the reason given to askuser cancel.
+	CancelReason string `json:"cancel_reason,omitempty"`
+	Err          string `json:"error,omitempty"`
+}
+
+// Waiting is one question set a session waits on.
+type Waiting struct {
+	// ID is the set's request id.
+	ID string `json:"id"`
+	// Agent names the sub-agent that asks ("" for the main agent).
+	Agent string `json:"agent,omitempty"`
+	// Headers are the headers of the questions still unanswered.
+	Headers []string  `json:"headers"`
+	AskedAt time.Time `json:"asked_at,omitzero"`
+	// Request is the set with the questions still unanswered.
+	Request ask.Request `json:"-"`
+	// LastText is what the asking agent last said, as written.
+	LastText string `json:"-"`
+}
+
+// List summarises every session, most recently updated first. A journal
+// that cannot be read is listed with its error, not skipped.
+func (st *Store) List() ([]Summary, error) {
+	ids, err := st.ids()
+	if err != nil {
+		return nil, err
+	}
+	var out []Summary
+	for _, id := range ids {
+		p := filepath.Join(st.sessionsDir(), id+".jsonl")
+		s, err := st.Load(id)
+		if err != nil {
+			fi, _ := os.Stat(p)
+			sum := Summary{ID: id, Status: StatusDamaged, Err: err.Error(), InUse: inUse(p)}
+			if fi != nil {
+				sum.Updated = fi.ModTime()
+			}
+			out = append(out, sum)
+			continue
+		}
+		sum := s.Summary()
+		sum.InUse = inUse(p)
+		if sum.Status == StatusRunning && !sum.InUse {
+			sum.Status = StatusInterrupted // no status, and no process holds it: killed
+		}
+		out = append(out, sum)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}
+
+// Summary describes the session for a listing.
+func (s *Session) Summary() Summary {
+	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
+		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Pending: len(s.State.Pending()), Questions: s.Waiting()}
+	for _, w := range sum.Questions {
+		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
+			sum.Agents = append(sum.Agents, w.Agent)
+		}
+	}
+	if sum.FirstPrompt == "" {
+		for _, m := range s.State.Messages {
+			if m.Role == agentloop.RoleUser && m.Text() != "" {
+				sum.FirstPrompt = m.Text()
+				break
+			}
+		}
+	}
+	if sum.Title == "" {
+		sum.Title = Title(sum.FirstPrompt)
+	}
+	switch {
+	case s.Cancelled != nil:
+		sum.Status, sum.CancelReason = StatusCancelled, s.Cancelled.Reason
+	case sum.Pending > 0:
+		sum.Status = StatusWaiting
+	case s.Status == string(agentloop.StatusSuccess):
+		sum.Status = StatusFinished
+	case s.Status == "":
+		sum.Status = StatusRunning
+	default:
+		sum.Status = s.Status
+	}
+	return sum
+}
+
+// Waiting lists the question sets the session waits on, its sub-agents'
+// included, in the order PendingQuestions gives them, each with the
+// questions still unanswered, when it was asked, and what the agent that
+// asks last said.
+func (s *Session) Waiting() []Waiting {
+	return waiting(s.State)
+}
+
+func waiting(st *agentloop.State) []Waiting {
+	var out []Waiting
+	for _, req := range st.PendingSets() {
+		rest, _ := st.Remaining(req)
+		w := Waiting{ID: req.ID, Agent: req.Agent, AskedAt: st.AskedAt[req.ID], Request: rest, LastText: st.FinalText()}
+		for _, q := range rest.Questions {
+			w.Headers = append(w.Headers, q.Header)
+		}
+		out = append(out, w)
+	}
+	for _, b := range st.Pending() {
+		if c, ok := st.Children[b.ID]; ok {
+			out = append(out, waiting(c)...)
+		}
+	}
+	return out
+}
+
+// Latest returns the id of the most recently updated session.
+func (st *Store) Latest() (string, error) {
+	list, err := st.List()
+	if err != nil {
+		return "", err
+	}
+	for _, s := range list {
+		if s.Err == "" {
+			return s.ID, nil
+		}
+	}
+	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())
+}
+
+// SameDir reports whether two directories are the same: equal as
+// written, or once symbolic links are resolved (a shell's $PWD may name
+// a directory through a link that os.Getwd does not).
+func SameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}

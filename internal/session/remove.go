@@ -1,0 +1,88 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+)
+
+// ErrInUse is returned for a session another askuser process holds: it is
+// running, or asking a question now.
+var ErrInUse = errors.New("in use by another askuser process")
+
+// SideDir is the directory beside session id's journal for what its run
+// keeps besides the conversation (the logs of the tools it ran). Remove
+// deletes it with the journal.
+func (st *Store) SideDir(id string) string { return filepath.Join(st.sessionsDir(), id+".d") }
+
+// Remove deletes a session, its journal and its side directory, and
+// returns its id. id may be a unique prefix, or the exact name under
+// which List shows a damaged journal. A session another process holds is
+// refused (ErrInUse): it is locked for as long as it is removed, so no
+// process can open it half-deleted, and one that opened it just before
+// finds it gone (Open checks).
+func (st *Store) Remove(id string) (string, error) {
+	path, err := st.find(id)
+	if err != nil {
+		ids, lerr := st.ids()
+		if lerr != nil || !validName(id) || !slices.Contains(ids, id) {
+			return "", err
+		}
+		path = filepath.Join(st.sessionsDir(), id+".jsonl")
+	}
+	full := filepath.Base(path[:len(path)-len(".jsonl")])
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return full, fmt.Errorf("remove session %s: %w", full, err)
+	}
+	defer f.Close()
+	unlock, err := lock(f)
+	if err != nil {
+		return full, fmt.Errorf("session %s is %w (it is running, or asking a question now); stop that process, or let it finish, then remove it", full, ErrInUse)
+	}
+	defer unlock()
+	if err := os.RemoveAll(st.SideDir(full)); err != nil {
+		return full, fmt.Errorf("remove session %s: %w", full, err)
+	}
+	if err := os.Remove(path); err != nil {
+		return full, fmt.Errorf("remove session %s: %w", full, err)
+	}
+	syncDir(st.sessionsDir())
+	return full, nil
+}
+
+// validName reports whether a listed journal name is safe to join to the
+// sessions directory: one path element, not "." or "..".
+func validName(name string) bool {
+	return name != "" && name != "." && name != ".." && filepath.Base(name) == name
+}
+
+// Cancel ends a waiting session for good: it records that the person
+// declined to answer every question set it waits on, its sub-agents'
+// included, with reason (cleaned and bounded), then a cancel record, so
+// the session is listed as cancelled. If it is resumed later, each
+// waiting call gets the declination as its answer, and the model goes on
+// knowing the person declined. It returns the sets declined, with the
+// questions each declined.
+func (s *Session) Cancel(reason string) ([]ask.Request, error) {
+	reason = ask.CleanDeclineReason(reason)
+	declined, err := agentloop.DeclinePending(s.State, s, reason, s.now())
+	if err != nil {
+		return declined, err
+	}
+	at := s.now()
+	if err := s.append(record{Type: recCancel, At: at, Detail: reason}); err != nil {
+		return declined, err
+	}
+	s.Cancelled = &Cancellation{At: at, Reason: reason}
+	return declined, nil
+}
+
+// Age is how long ago a listed session was last updated.
+func (sum Summary) Age(now time.Time) time.Duration { return now.Sub(sum.Updated) }
