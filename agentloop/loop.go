@@ -111,6 +111,8 @@ type Loop struct {
 	// each followed by "/".
 	idPrefix  string
 	askedHere map[string]bool
+	// subUsage sums the usage of the sub-agents this run started.
+	subUsage Usage
 }
 
 // Run continues the conversation in st: it adds prompt (if any), answers
@@ -119,6 +121,10 @@ type Loop struct {
 func (l *Loop) Run(ctx context.Context, st *State, prompt *Message) Outcome {
 	start := len(st.Messages)
 	out := l.run(ctx, st, prompt)
+	l.mu.Lock()
+	out.Usage.Add(l.subUsage) // the sub-agents' model calls are this run's too
+	l.subUsage = Usage{}
+	l.mu.Unlock()
 	if len(st.Messages) > start || out.Result == "" {
 		out.Result = st.FinalText()
 	}

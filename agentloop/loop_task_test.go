@@ -51,7 +51,7 @@ func (p *routeProvider) Complete(ctx context.Context, req agentloop.Request, onT
 		p.t.Errorf("conversation %q asks for reply %d; %d are scripted", key, n+1, len(replies))
 		return agentloop.Response{}, &agentloop.ProviderError{Provider: "route", Message: "no more replies"}
 	}
-	return agentloop.Response{Message: replies[n], StopReason: "end_turn"}, nil
+	return agentloop.Response{Message: replies[n], StopReason: "end_turn", Usage: agentloop.Usage{InputTokens: 10, OutputTokens: 1}}, nil
 }
 
 func (p *routeProvider) callsOf(key string) []agentloop.Request {
@@ -105,6 +105,9 @@ func TestTwoChildrenAskThroughTheParent(t *testing.T) {
 			out := run(t, &agentloop.Loop{Provider: prov, Tools: taskRegistry(t), Frontend: fe, Observe: observe}, agentloop.NewState(), userPrompt("go"))
 			if out.Status != agentloop.StatusSuccess || out.Result != "Both done." {
 				t.Fatalf("status %s (%v), result %q", out.Status, out.Err, out.Result)
+			}
+			if out.Usage.InputTokens != 60 {
+				t.Errorf("usage %+v; want the parent's 2 calls and the children's 4, 10 tokens each", out.Usage)
 			}
 			agents := map[string]string{}
 			for _, q := range fe.Asked() {

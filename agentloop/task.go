@@ -121,6 +121,9 @@ func (t TaskTool) Run(ctx context.Context, call *Call) (Result, error) {
 		prompt = &Message{Role: RoleUser, Content: []Block{{Type: BlockText, Text: in.Prompt}}}
 	}
 	out := child.Run(ctx, st, prompt)
+	parent.mu.Lock()
+	parent.subUsage.Add(out.Usage)
+	parent.mu.Unlock()
 	who := fmt.Sprintf("sub-agent %q", ask.Display(in.Description))
 	switch out.Status {
 	case StatusSuccess:
