@@ -83,6 +83,11 @@ func runRun(c *cli.Context, e *env) error {
 
 func sessionStore(c *cli.Context, e *env) *session.Store {
 	dir, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
+	return sessionStoreIn(dir, e)
+}
+
+// sessionStoreIn is the store in dir, or in the default place when dir is "".
+func sessionStoreIn(dir string, e *env) *session.Store {
 	if dir == "" {
 		if x := e.getenv("XDG_STATE_HOME"); x != "" {
 			dir = filepath.Join(x, "askuser")
@@ -150,6 +155,7 @@ func (r *runner) setup(stdinUsed bool) error {
 	tools := agentloop.DefaultTools()
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: tools.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio, surveySummary: ch.name == feSurvey}
+	r.pr.watchTerminal(r.e.ios, r.o)
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: tools, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
 		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}
