@@ -10,7 +10,15 @@ import (
 // of them, so "askuser resume ID --answers f.yaml" works as people type it:
 // urfave/cli v2 stops reading flags at the first argument. Everything after
 // "--" stays an argument.
+//
+// Completion is left alone: the words after "askuser __complete" are text
+// to complete, flags and all (that command parses no flags), and
+// urfave/cli's own completion needs --generate-bash-completion last and
+// no "--" inserted.
 func interspersed(app *cli.App, args []string) []string {
+	if n := len(args); n > 0 && args[n-1] == "--generate-bash-completion" {
+		return args
+	}
 	i := 1
 	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
 		i++
@@ -19,7 +27,7 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[i])
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	takesValue := map[string]bool{}
