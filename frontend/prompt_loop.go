@@ -58,6 +58,7 @@ func startTerm(inFile, out *os.File, color bool) (*termSession, func(), error) {
 		in.Close()
 		return nil, nil, fmt.Errorf("%w: %v", errNoRawMode, err)
 	}
+	discardTypeahead(fd)
 	winch, stopWinch := notifyResize()
 	t := &termSession{in: in, out: out, scr: screen{w: out, color: color},
 		reads: make(chan readResult), stop: make(chan struct{}), done: make(chan struct{}), winch: winch}

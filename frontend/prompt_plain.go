@@ -38,6 +38,7 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 	if err != nil || width <= 0 {
 		width = 80
 	}
+	discardTypeahead(int(in.Fd()))
 	p := &plainPrompt{in: in, out: s.out, width: max(width-1, minWidth)}
 	answers := make([]ask.Answer, 0, len(req.Questions))
 	for i := range req.Questions {
@@ -52,7 +53,9 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 		a.AnsweredAt = time.Now()
 		answers = append(answers, a)
 		if !s.NoSummary {
-			p.say(confirmation(a).plain())
+			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
+				p.println(l.plain())
+			}
 		}
 	}
 	return answers, nil

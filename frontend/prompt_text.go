@@ -110,13 +110,22 @@ func wrapLine(pieces []seg, width int, first, rest line) []line {
 }
 
 // wrapText wraps text that may hold line breaks, each paragraph on its own
-// lines, all in one style.
+// lines, all in one style. A paragraph's leading spaces are kept, on each
+// of its lines, so indented text (JSON, a list) keeps its shape.
 func wrapText(s, sgr string, width int, first, rest line) []line {
 	var out []line
 	for i, para := range strings.Split(s, "\n") {
 		f := first
 		if i > 0 {
 			f = rest
+		}
+		body := strings.TrimLeft(para, " ")
+		if n := len(para) - len(body); n > 0 && body != "" {
+			indent := seg{strings.Repeat(" ", min(n, width/2)), ""}
+			f = append(append(line{}, f...), indent)
+			r := append(append(line{}, rest...), indent)
+			out = append(out, wrapLine([]seg{{body, sgr}}, width, f, r)...)
+			continue
 		}
 		out = append(out, wrapLine([]seg{{para, sgr}}, width, f, rest)...)
 	}

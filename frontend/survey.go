@@ -101,7 +101,8 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 		answers = append(answers, a)
 		var confirm []line
 		if !s.NoSummary {
-			confirm = []line{confirmation(a)}
+			cols, _ := t.size()
+			confirm = wrapLine(confirmation(a), max(cols-1, minWidth), nil, line{{"  ", ""}})
 		}
 		if err := t.scr.print(confirm); err != nil {
 			return nil, fmt.Errorf("terminal prompt: %w", err)

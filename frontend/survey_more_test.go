@@ -3,10 +3,13 @@
 package frontend
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/termtest"
 )
 
 // approvalRequest is an approval as internal/approval asks it: a summary
@@ -101,5 +104,36 @@ func TestSurveyEscapesInQuestions(t *testing.T) {
 	}
 	if title := r.tm.Screen.Title(); title != "" {
 		t.Errorf("window title set to %q", title)
+	}
+}
+
+// TestSurveyTypeahead: keys typed before the prompt was shown (a stray
+// Enter while the agent worked) do not answer it.
+func TestSurveyTypeahead(t *testing.T) {
+	for _, mode := range []string{"interactive", "plain"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			tm := termtest.New(t, 80, 24)
+			tm.Send("3\r", "1\r")
+			time.Sleep(50 * time.Millisecond) // in the terminal's input queue
+			var setup func(*Survey)
+			if mode == "plain" {
+				setup = plain
+			}
+			q := databaseQuestion()
+			r := startSurveyOn(t, tm, context.Background(), oneQuestion(q), setup)
+			if mode == "plain" {
+				r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
+				r.tm.Send("2\r")
+			} else {
+				r.ready("esc cancel")
+				r.tm.Send("2")
+			}
+			res := r.finish()
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			checkAnswers(t, res.answers, person(q, []string{"PostgreSQL"}, ""))
+		})
 	}
 }

@@ -3,6 +3,7 @@
 package frontend
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -19,15 +20,19 @@ func longQuestion() ask.Question {
 	return q
 }
 
-// fillScreen writes lines of earlier output, so the prompt is drawn at
-// the bottom of a full screen, where a prompt that scrolls leaves copies.
-func fillScreen(t *testing.T, r *surveyRun, n int) {
+// startFilled asks req on a terminal that already shows n lines of
+// earlier output, so the prompt is drawn at the bottom of a full screen,
+// where a prompt that scrolls leaves copies.
+func startFilled(t *testing.T, sz size, n int, req ask.Request) *surveyRun {
 	t.Helper()
+	tm := termtest.New(t, sz.cols, sz.rows)
 	for i := 1; i <= n; i++ {
-		if _, err := fmt.Fprintf(r.tm.TTY, "agent output line %d\n", i); err != nil {
+		if _, err := fmt.Fprintf(tm.TTY, "agent output line %d\n", i); err != nil {
 			t.Fatal(err)
 		}
 	}
+	tm.WaitText(fmt.Sprintf("agent output line %d", n))
+	return startSurveyOn(t, tm, context.Background(), req, nil)
 }
 
 // TestSurveyTallerThanTheScreen answers a question taller than a 12-row
@@ -39,8 +44,7 @@ func TestSurveyTallerThanTheScreen(t *testing.T) {
 		t.Run(sizeName(sz), func(t *testing.T) {
 			t.Parallel()
 			q := longQuestion()
-			tm := startSurvey(t, sz, oneQuestion(q), nil)
-			fillScreen(t, tm, 30)
+			tm := startFilled(t, sz, 30, oneQuestion(q))
 			tm.ready("esc cancel")
 			visible := func() {
 				t.Helper()
@@ -96,8 +100,7 @@ func TestSurveyResize(t *testing.T) {
 			t.Parallel()
 			q := databaseQuestion()
 			q.Question = "Which database should we use for the service that stores the orders of the new shop?"
-			r := startSurvey(t, wide, oneQuestion(q), nil)
-			fillScreen(t, r, 5)
+			r := startFilled(t, wide, 5, oneQuestion(q))
 			r.ready("↑↓ move • 1-4 pick • enter select • esc cancel")
 			resize := r.tm.Resize
 			if reflow {

@@ -68,7 +68,12 @@ func startSurvey(t *testing.T, sz size, req ask.Request, setup func(*Survey)) *s
 
 func startSurveyCtx(t *testing.T, ctx context.Context, sz size, req ask.Request, setup func(*Survey)) *surveyRun {
 	t.Helper()
-	tm := termtest.New(t, sz.cols, sz.rows)
+	return startSurveyOn(t, termtest.New(t, sz.cols, sz.rows), ctx, req, setup)
+}
+
+// startSurveyOn asks req on tm, a terminal made by the caller.
+func startSurveyOn(t *testing.T, tm *termtest.Term, ctx context.Context, req ask.Request, setup func(*Survey)) *surveyRun {
+	t.Helper()
 	s := NewSurvey(tm.TTY, tm.TTY)
 	off := false
 	s.Color = &off
