@@ -4,8 +4,10 @@ package frontend
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/termtest"
@@ -99,4 +101,42 @@ func TestSurveyPlainDetail(t *testing.T) {
 		t.Fatal(res.err)
 	}
 	checkAnswers(t, res.answers, person(req.Questions[0], []string{"Deny"}, ""))
+}
+
+// TestSurveyNoRawMode: input that cannot be put in raw mode (here a
+// pipe) falls back to the plain prompt, with no escape sequence.
+func TestSurveyNoRawMode(t *testing.T) {
+	tm := termtest.New(t, 80, 24)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	defer pr.Close()
+	s := NewSurvey(pr, tm.TTY)
+	off := false
+	s.Color = &off
+	done := make(chan surveyResult, 1)
+	go func() {
+		a, err := s.Ask(t.Context(), oneQuestion(databaseQuestion()))
+		done <- surveyResult{a, err}
+	}()
+	tm.WaitText("Type a number (1-4)")
+	if _, err := pw.WriteString("3\n"); err != nil {
+		t.Fatal(err)
+	}
+	var res surveyResult
+	select {
+	case res = <-done:
+	case <-time.After(waitLimit):
+		t.Fatal("Ask did not return")
+	}
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkAnswers(t, res.answers, person(databaseQuestion(), []string{"SQLite"}, ""))
+	tm.Close()
+	if raw := tm.Screen.Raw(); strings.Contains(raw, "\x1b") {
+		t.Errorf("the fallback wrote escape sequences: %q", raw)
+	}
 }
