@@ -38,6 +38,9 @@ type termSession struct {
 	stop  chan struct{}
 	done  chan struct{}
 	winch <-chan os.Signal
+	// ahead is keys read after the one that answered a question: typed
+	// for the next question of the set.
+	ahead []key
 }
 
 // errNoRawMode says the terminal could not be put in raw mode; the plain
@@ -121,8 +124,24 @@ func (t *termSession) question(ctx context.Context, p *promptState, fi frameInfo
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	var escTimer <-chan time.Time
+	keys := t.ahead
+	t.ahead = nil
 	for {
-		var keys []key
+		for i, k := range keys {
+			switch p.handle(k) {
+			case doneAnswered:
+				t.ahead = keys[i+1:]
+				return nil
+			case doneCancelled:
+				return fmt.Errorf("%w at the terminal (%s)", ask.ErrCancelled, keyName(k))
+			}
+		}
+		if len(keys) > 0 {
+			if err := redraw(); err != nil {
+				return err
+			}
+		}
+		keys = nil
 		select {
 		case <-ctx.Done():
 			return ask.CtxErr(ctx)
@@ -140,16 +159,11 @@ func (t *termSession) question(ctx context.Context, p *promptState, fi frameInfo
 		if t.dec.hasPending() {
 			escTimer = time.After(escWait)
 		}
-		for _, k := range keys {
-			switch p.handle(k) {
-			case doneAnswered:
-				return nil
-			case doneCancelled:
-				return fmt.Errorf("%w at the terminal (%s)", ask.ErrCancelled, keyName(k))
+		if len(keys) == 0 {
+			// A tick or a resize: the clock or the size may have changed.
+			if err := redraw(); err != nil {
+				return err
 			}
-		}
-		if err := redraw(); err != nil {
-			return err
 		}
 	}
 }

@@ -137,3 +137,17 @@ func TestSurveyTypeahead(t *testing.T) {
 		})
 	}
 }
+
+// TestSurveyKeysAhead: keys typed quickly after the one that answers a
+// question go to the next question of the set, none lost.
+func TestSurveyKeysAhead(t *testing.T) {
+	q1, q2 := databaseQuestion(), featuresQuestion()
+	r := startSurvey(t, wide, ask.Request{ID: "ahead", Questions: []ask.Question{q1, q2}}, nil)
+	r.ready("esc cancel")
+	r.tm.Send("3" + "1" + "2" + sendEnter) // one read
+	res := r.finish()
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkAnswers(t, res.answers, person(q1, []string{"SQLite"}, ""), person(q2, []string{"TypeScript", "ESLint + Prettier"}, ""))
+}
