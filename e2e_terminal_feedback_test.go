@@ -29,7 +29,7 @@ func TestTerminalTimeout(t *testing.T) {
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
 			t.Parallel()
-			p := startTTY(t, repoRoot(t), nil, "run", "--ask-timeout", "2s", "--on-timeout", tc.policy,
+			p := startAskuser(t, repoRoot(t), nil, "run", "--ask-timeout", "2s", "--on-timeout", tc.policy,
 				"--script", "testdata/auth-demo.yaml", "Add authentication to my app")
 			p.prompt("Which authentication")
 			p.tm.WaitText("s left • ↑↓ move")
@@ -59,7 +59,7 @@ func TestTerminalWorking(t *testing.T) {
 		t.Parallel()
 		srv := fakeprovider.NewAnthropic(fakeprovider.Turn{HangHeaders: true})
 		defer srv.Close()
-		p := startTTYEnv(t, t.TempDir(), nil, []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL}, "run", "Add authentication to my app")
+		p := startAskuser(t, t.TempDir(), []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL}, "run", "Add authentication to my app")
 		p.tm.Wait("the working line, counting", func(s *termtest.Screen) bool {
 			return strings.Contains(s.String(), " working ") && !strings.Contains(s.String(), " working 0s")
 		})
@@ -76,7 +76,7 @@ func TestTerminalWorking(t *testing.T) {
 		t.Parallel()
 		srv := fakeprovider.NewAnthropic(fakeprovider.Turn{HangHeaders: true})
 		defer srv.Close()
-		p := startTTYEnv(t, t.TempDir(), nil, []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL},
+		p := startAskuser(t, t.TempDir(), []string{"ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + srv.URL},
 			"run", "-p", "--stream-idle-timeout", "1500ms", "--max-retries", "0", "Add authentication to my app")
 		if code, _ := p.exit(); code != 1 {
 			t.Fatalf("exit code %d, want 1 (the stalled server)\nscreen:\n%s", code, p.screen.Dump())

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,7 +20,7 @@ var (
 
 // askAt runs `askuser ask auth.json > out.txt` on a terminal of size sz,
 // with colour or NO_COLOR, and returns the process and the output file.
-func askAt(t *testing.T, sz termSize, color bool, env ...string) (*ttyProc, string) {
+func askAt(t *testing.T, sz termSize, color bool, env ...string) (*termProc, string) {
 	t.Helper()
 	outPath := filepath.Join(t.TempDir(), "out.txt")
 	out, err := os.Create(outPath)
@@ -43,32 +42,32 @@ func TestTerminalKeys(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		keys func(p *ttyProc) // at the first question
+		keys func(p *termProc) // at the first question
 		code int
 		out  string // in stdout
 		says string // on the screen at the end
 	}{
-		{"digits pick and toggle", func(p *ttyProc) {
+		{"digits pick and toggle", func(p *termProc) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
 			p.send("1", "2", keyEnter)
 		}, 0, wantAuthJWT, "✔ Providers: Google, GitHub"},
-		{"typed text that matches nothing is Other", func(p *ttyProc) {
+		{"typed text that matches nothing is Other", func(p *termProc) {
 			p.send("p", "a", "s", "e", "t", "o")
 			p.prompt(`No option matches "paseto"`)
 			p.send(keyEnter)
 			p.prompt("Which OAuth providers")
 			p.send(keyEnter)
 		}, 0, "   Other: paseto", "✔ Auth Method: paseto (typed)"},
-		{"esc cancels the set", func(p *ttyProc) {
+		{"esc cancels the set", func(p *termProc) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
 			p.send(keyEsc)
 		}, 130, "", "cancelled at the terminal (esc)"},
-		{"ctrl+d cancels, never answers", func(p *ttyProc) {
+		{"ctrl+d cancels, never answers", func(p *termProc) {
 			p.send(keyCtrlD)
 		}, 130, "", "cancelled at the terminal (ctrl+d)"},
-		{"esc in the Other field goes back", func(p *ttyProc) {
+		{"esc in the Other field goes back", func(p *termProc) {
 			p.send("4")
 			p.prompt("Please specify:")
 			p.send(keyEsc)
@@ -167,8 +166,4 @@ func TestTerminalPlain(t *testing.T) {
 			})
 		}
 	}
-}
-
-func sizeName(sz termSize) string {
-	return strconv.Itoa(sz.cols) + "x" + strconv.Itoa(sz.rows)
 }

@@ -58,11 +58,11 @@ func TestTerminalAskToFile(t *testing.T) {
 	defer out.Close()
 	p := startTTY(t, repoRoot(t), out, "ask", "testdata/questions/auth.json")
 	answerAuth(p)
-	code, restored := p.exit()
+	code, after := p.exit()
 	if code != 0 {
-		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.Dump())
+		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
 	}
-	if !restored {
+	if !p.restored(after) {
 		t.Error("the terminal was not restored to its mode before the prompt")
 	}
 	got, err := os.ReadFile(outPath)
@@ -72,7 +72,7 @@ func TestTerminalAskToFile(t *testing.T) {
 	if string(got) != wantAuthJWT {
 		t.Errorf("out.txt =\n%s\nwant\n%s", got, wantAuthJWT)
 	}
-	raw := p.screen.Raw()
+	raw := p.raw.String()
 	for _, s := range []string{"Auth Method", "OAuth 2.0 (Recommended)", "Industry standard, supports social login",
 		"Question 2 of 2", "Apple", "Other", "Auth Method: JWT", "Providers: Google, GitHub"} {
 		if !strings.Contains(raw, s) {
@@ -100,11 +100,11 @@ func TestTerminalAskCtrlC(t *testing.T) {
 	p := startTTY(t, repoRoot(t), out, "ask", "testdata/questions/auth.json")
 	p.prompt("Which authentication method should we use?")
 	p.send(keyDown, keyCtrlC)
-	code, restored := p.exit()
+	code, after := p.exit()
 	if code != 130 {
-		t.Fatalf("exit code %d, want 130\nscreen:\n%s", code, p.screen.Dump())
+		t.Fatalf("exit code %d, want 130\nscreen:\n%s", code, p.screen.String())
 	}
-	if !restored {
+	if !p.restored(after) {
 		t.Error("the terminal was left in raw mode after Ctrl+C")
 	}
 	if got, _ := os.ReadFile(outPath); len(got) != 0 {
@@ -132,19 +132,19 @@ func TestTerminalRunDemo(t *testing.T) {
 	p.expect("Before I add authentication, I need two decisions from you.")
 	answerAuth(p)
 	p.expect("That is the whole loop")
-	code, restored := p.exit()
+	code, after := p.exit()
 	if code != 0 {
-		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.Dump())
+		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
 	}
-	if !restored {
+	if !p.restored(after) {
 		t.Error("the terminal was not restored after the run")
 	}
-	raw := p.screen.Raw()
+	raw := p.raw.String()
 	// The scripted model echoes the tool result it was sent.
 	for _, s := range []string{"User answered the following questions:", "Selected: JWT", "Selected: Google, GitHub",
 		"Proceeding with user selections.", "has no tools, so it stops here"} {
 		if !strings.Contains(raw, s) {
-			t.Errorf("the terminal never showed %q\nscreen:\n%s", s, p.screen.Dump())
+			t.Errorf("the terminal never showed %q\nscreen:\n%s", s, p.screen.String())
 		}
 	}
 }
@@ -161,7 +161,7 @@ func TestTerminalBell(t *testing.T) {
 			if code, _ := p.exit(); code != 0 {
 				t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
 			}
-			raw := p.screen.Raw()
+			raw := p.raw.String()
 			bellAt := strings.Index(raw, "\a")
 			questionAt := strings.Index(raw, "Which authentication method should we use?")
 			if questionAt < 0 {
@@ -197,11 +197,11 @@ func TestTerminalRunAnthropic(t *testing.T) {
 	p.expect("Two decisions before I start.")
 	answerAuth(p)
 	p.expect("Setting up JWT with Google and GitHub sign-in now.")
-	code, restored := p.exit()
+	code, after := p.exit()
 	if code != 0 {
-		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.Dump())
+		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
 	}
-	if !restored {
+	if !p.restored(after) {
 		t.Error("the terminal was not restored after the run")
 	}
 	results := srv.ToolResults()

@@ -1,19 +1,24 @@
-// The pty and vt10x packages build on these systems only.
+// The pty, expect and vt10x packages build on these systems only.
 //go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
 
 package main
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"reflect"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/askuser/askuser/internal/termtest"
+	expect "github.com/Netflix/go-expect"
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+	"golang.org/x/term"
 )
 
 // Keys as a terminal sends them.
@@ -22,31 +27,46 @@ const (
 	keyDown  = "\x1b[B"
 	keySpace = " "
 	keyEnter = "\r"
-	keyEsc   = "\x1b"
 	keyCtrlC = "\x03"
-	keyCtrlD = "\x04"
-	keyTab   = "\t"
 )
 
-// ttyProc is a program running on a pseudo-terminal, the way a person
-// runs it: its stdin and stderr are the terminal (stdout too, unless
-// redirected to a file), it is the session leader with the terminal as its
-// controlling terminal (so Ctrl+C is a signal), and an emulated screen
-// draws what it writes.
+// syncBuffer records the raw bytes the program wrote to the terminal.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// ttyProc is the askuser binary running on a pseudo-terminal, the way a
+// person runs it: its stdin and stderr are the terminal (stdout too,
+// unless redirected to a file), it is the session leader with the
+// terminal as its controlling terminal, and an emulated screen (vt10x)
+// draws what it writes and answers its cursor-position queries.
 type ttyProc struct {
 	t      *testing.T
-	tm     *termtest.Term
-	screen *termtest.Screen
+	c      *expect.Console
+	screen vt10x.Terminal
+	raw    *syncBuffer
 	cmd    *exec.Cmd
+	// before is the terminal's mode (termios) before askuser started.
+	before *term.State
 	done   chan struct{}
 	err    error
 }
 
-// termSize is a terminal's size.
-type termSize struct{ cols, rows int }
-
-// startTTY starts askuser with args in dir on a new 100×50 terminal.
-// stdout is where its standard output goes: nil for the terminal.
+// startTTY starts askuser with args in dir on a new terminal. stdout is
+// where its standard output goes: nil for the terminal.
 func startTTY(t *testing.T, dir string, stdout *os.File, args ...string) *ttyProc {
 	t.Helper()
 	return startTTYEnv(t, dir, stdout, nil, args...)
@@ -55,40 +75,48 @@ func startTTY(t *testing.T, dir string, stdout *os.File, args ...string) *ttyPro
 // startTTYEnv is startTTY with extra environment variables (KEY=value).
 func startTTYEnv(t *testing.T, dir string, stdout *os.File, env []string, args ...string) *ttyProc {
 	t.Helper()
-	return startProc(t, termSize{100, 50}, dir, stdout, env, askuserBin(), args...)
-}
+	// vt10x writes its replies to a second pty; go-expect copies them to
+	// the program's input.
+	replies, replyTTY, err := pty.Open()
+	if err != nil {
+		t.Fatalf("open pty: %v", err)
+	}
+	screen := vt10x.New(vt10x.WithWriter(replyTTY), vt10x.WithSize(100, 50))
+	raw := &syncBuffer{}
+	c, err := expect.NewConsole(
+		expect.WithStdin(replies),
+		expect.WithStdout(screen, raw),
+		expect.WithCloser(replies, replyTTY),
+		expect.WithDefaultTimeout(waitLimit),
+	)
+	if err != nil {
+		t.Fatalf("new console: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: 50, Cols: 100}); err != nil {
+		t.Fatalf("set pty size: %v", err)
+	}
+	p := &ttyProc{t: t, c: c, screen: screen, raw: raw, done: make(chan struct{})}
+	p.before = p.termios()
 
-// baseEnv is the environment every program gets: a terminal, no colour
-// (a test that wants colour sets NO_COLOR= after it), its own state.
-func baseEnv(t *testing.T) []string {
-	return []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1",
-		"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
-}
-
-// startProc starts prog on a new terminal of size sz; env is added to
-// baseEnv (a later KEY= wins).
-func startProc(t *testing.T, sz termSize, dir string, stdout *os.File, env []string, prog string, args ...string) *ttyProc {
-	t.Helper()
-	tm := termtest.New(t, sz.cols, sz.rows)
-	p := &ttyProc{t: t, tm: tm, screen: tm.Screen, done: make(chan struct{})}
-	cmd := exec.Command(prog, args...)
+	cmd := exec.Command(askuserBin(), args...)
 	cmd.Dir = dir
-	cmd.Env = append(baseEnv(t), env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tm.TTY, tm.TTY, tm.TTY
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1",
+		"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
 	if stdout != nil {
 		cmd.Stdout = stdout
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", prog, err)
+		t.Fatalf("start askuser: %v", err)
 	}
 	p.cmd = cmd
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
 	}()
-	// Registered after the terminal's: runs first, so the program is gone
-	// before its terminal is closed.
 	t.Cleanup(func() {
 		select {
 		case <-p.done:
@@ -100,46 +128,82 @@ func startProc(t *testing.T, sz termSize, dir string, stdout *os.File, env []str
 	return p
 }
 
-// expect waits until s has been written (it may have scrolled away since)
-// or is on the screen.
+// termios returns the terminal's current mode.
+func (p *ttyProc) termios() *term.State {
+	p.t.Helper()
+	st, err := term.GetState(int(p.c.Tty().Fd()))
+	if err != nil {
+		p.t.Fatalf("get terminal mode: %v", err)
+	}
+	return st
+}
+
+// restored reports whether the terminal is in the mode it started in.
+func (p *ttyProc) restored(st *term.State) bool { return reflect.DeepEqual(st, p.before) }
+
+// expect waits for s in what askuser writes to the terminal.
 func (p *ttyProc) expect(s string) {
 	p.t.Helper()
-	p.tm.Wait("\""+s+"\"", func(sc *termtest.Screen) bool {
-		return strings.Contains(sc.String(), s) || strings.Contains(sc.Raw(), s)
-	})
+	if out, err := p.c.ExpectString(s); err != nil {
+		p.t.Fatalf("waiting for %q: %v\nread so far: %q\nscreen:\n%s", s, err, out, p.screen.String())
+	}
 }
 
 // prompt waits for a prompt showing s and for the terminal to be put in
 // raw mode, so keys sent next reach the prompt as keys.
 func (p *ttyProc) prompt(s string) {
 	p.t.Helper()
-	p.tm.WaitText(s)
-	p.tm.WaitRaw()
+	p.expect(s)
+	for deadline := time.Now().Add(waitLimit); p.restored(p.termios()); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("terminal not put in raw mode after %q\nscreen:\n%s", s, p.screen.String())
+		}
+	}
 }
 
 // send types keys, one write per key so an escape sequence arrives whole.
 func (p *ttyProc) send(keys ...string) {
 	p.t.Helper()
-	p.tm.Send(keys...)
+	for _, k := range keys {
+		if _, err := p.c.Send(k); err != nil {
+			p.t.Fatalf("send %q: %v", k, err)
+		}
+	}
 }
 
-// exit waits for the program to exit and returns its exit code and
-// whether the terminal was back in the mode it started in at that
-// moment. It then closes the terminal, so the screen holds every byte.
-func (p *ttyProc) exit() (code int, restored bool) {
+// exit waits for askuser to exit while reading what it writes, and
+// returns its exit code and the terminal's mode at that moment. It then
+// closes the terminal, so raw and the screen hold every byte written.
+func (p *ttyProc) exit() (code int, after *term.State) {
 	p.t.Helper()
-	select {
-	case <-p.done:
-	case <-time.After(waitLimit):
-		p.t.Fatalf("the program did not exit\nscreen:\n%s", p.screen.Dump())
+	type end struct {
+		after *term.State
+		err   error
 	}
-	restored = p.tm.Restored()
-	p.tm.Close()
+	ends := make(chan end, 1)
+	go func() {
+		<-p.done
+		st, err := term.GetState(int(p.c.Tty().Fd()))
+		p.c.Tty().Close()
+		ends <- end{st, err}
+	}()
+	if _, err := p.c.ExpectEOF(); err != nil {
+		p.t.Fatalf("reading the terminal until askuser exits: %v\nscreen:\n%s", err, p.screen.String())
+	}
+	var e end
+	select {
+	case e = <-ends:
+	case <-time.After(waitLimit):
+		p.t.Fatalf("askuser did not exit\nscreen:\n%s", p.screen.String())
+	}
+	if e.err != nil {
+		p.t.Fatalf("get terminal mode: %v", e.err)
+	}
 	var ee *exec.ExitError
 	if errors.As(p.err, &ee) {
-		return ee.ExitCode(), restored
+		return ee.ExitCode(), e.after
 	} else if p.err != nil {
 		p.t.Fatalf("wait: %v", p.err)
 	}
-	return 0, restored
+	return 0, e.after
 }
