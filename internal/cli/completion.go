@@ -183,6 +183,9 @@ func complete(app *cli.App, words []string, e *env) []string {
 		}
 		return filter(append(names, "--help"), cur)
 	}
+	if len(cmd.Subcommands) > 0 {
+		return filter(names(cmd.Subcommands), cur)
+	}
 	switch cmd.Name {
 	case "resume":
 		return filter(sessionIDs(before, e, true), cur)
@@ -197,19 +200,34 @@ func complete(app *cli.App, words []string, e *env) []string {
 }
 
 // commandOf is the command named in words (the first word that is not a
-// flag), or nil.
+// flag), or its subcommand named by the next such word, and so on; nil
+// when words name none.
 func commandOf(app *cli.App, words []string) *cli.Command {
+	var cmd *cli.Command
 	for _, w := range words {
-		if !strings.HasPrefix(w, "-") {
-			return app.Command(w)
+		if strings.HasPrefix(w, "-") {
+			continue
 		}
+		var next *cli.Command
+		if cmd == nil {
+			next = app.Command(w)
+		} else {
+			next = cmd.Command(w)
+		}
+		if next == nil {
+			break
+		}
+		cmd = next
 	}
-	return nil
+	return cmd
 }
 
-func commandNames(app *cli.App) []string {
+func commandNames(app *cli.App) []string { return names(app.Commands) }
+
+// names lists the visible commands as "name<TAB>usage".
+func names(cmds []*cli.Command) []string {
 	var out []string
-	for _, c := range app.Commands {
+	for _, c := range cmds {
 		if !c.Hidden {
 			out = append(out, c.Name+"\t"+c.Usage)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/iostreams"
@@ -104,6 +106,29 @@ func newSession(t *testing.T, store *session.Store, prompt string, waiting bool)
 		t.Fatal(err)
 	}
 	return s.Meta.ID
+}
+
+// TestCompleteSubcommands: a command's subcommands are completed, and
+// their own flags after them.
+func TestCompleteSubcommands(t *testing.T) {
+	app := &cli.App{Name: "askuser", Commands: []*cli.Command{{Name: "sessions", Subcommands: []*cli.Command{
+		{Name: "prune", Usage: "remove old sessions", Flags: []cli.Flag{&cli.DurationFlag{Name: "older-than"}, &cli.BoolFlag{Name: "dry-run"}}},
+		{Name: "show", Usage: "show one"},
+	}}}}
+	e := &env{getenv: func(string) string { return "" }}
+	for _, tc := range []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"sessions", ""}, []string{"prune\tremove old sessions", "show\tshow one"}},
+		{[]string{"sessions", "pr"}, []string{"prune\tremove old sessions"}},
+		{[]string{"sessions", "prune", "--"}, []string{"--older-than", "--dry-run", "--help"}},
+		{[]string{"sessions", "prune", "--older-than", ""}, nil},
+	} {
+		if got := complete(app, tc.words, e); !slices.Equal(got, tc.want) {
+			t.Errorf("complete %q = %q, want %q", tc.words, got, tc.want)
+		}
+	}
 }
 
 func TestCompletionScripts(t *testing.T) {
