@@ -60,7 +60,6 @@ func TestClaudeCodeAtTheTerminal(t *testing.T) {
 			p.prompt("Which database should we use?")
 			p.send(keyDown, keyEnter)
 			// The hook's prompt: the person takes the recommended option.
-			p.expect("Which database should we use?")
 			p.prompt("Which database should we use?")
 			p.send(keyEnter)
 			p.expect("the question was withdrawn") // the second call's prompt

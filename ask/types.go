@@ -61,6 +61,11 @@ type Request struct {
 	Kind string `json:"kind,omitempty"`
 	// Agent names the sub-agent that asks; "" is the main agent.
 	Agent string `json:"agent,omitempty"`
+	// Detail is longer text a person may ask to see before answering,
+	// such as an approval's whole tool input when the question shows a
+	// summary. It is model- or tool-written: shown only through
+	// DisplayBlock. A frontend that cannot show it asks without it.
+	Detail string `json:"detail,omitempty"`
 }
 
 // IsRecommended reports whether the label ends with "(Recommended)",

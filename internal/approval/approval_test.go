@@ -224,6 +224,10 @@ func TestQuestionAndSummary(t *testing.T) {
 	if strings.Contains(text, "\x1b") || len(text) > 600 {
 		t.Errorf("question is not sanitised and short: %d bytes", len(text))
 	}
+	// The whole input travels with the set, for a person who asks to see it.
+	if q.Detail != req.FullInput() || !strings.Contains(q.Detail, big) || strings.Contains(q.Detail, "\x1b") {
+		t.Errorf("Detail is not the whole input, sanitised: %d bytes", len(q.Detail))
+	}
 	labels := []string{}
 	for _, o := range q.Questions[0].Options {
 		labels = append(labels, o.Label)

@@ -19,8 +19,22 @@ import (
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
-// Version is set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "dev"
+// Version is set at build time with
+// -ldflags "-X github.com/askuser/askuser/internal/cli.Version=v1.2.3".
+// Left empty, the version Go recorded in the build is used (the module
+// version under go install), and "dev" only when there is none.
+var Version = ""
+
+// version is askuser's version, from the build.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
 
 // env holds what a command reads from its environment, so tests can
 // replace it.
@@ -56,14 +70,17 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newApp(e *env) *cli.App {
 	app := &cli.App{
-		Name:                 "askuser",
-		Usage:                "let an AI agent stop, ask its human a structured question, and carry on",
-		Version:              Version,
-		Reader:               e.ios.In,
-		Writer:               e.ios.Out,
-		ErrWriter:            e.ios.ErrOut,
-		ExitErrHandler:       func(*cli.Context, error) {},
-		HideHelpCommand:      true,
+		Name:            "askuser",
+		Usage:           "let an AI agent stop, ask its human a structured question, and carry on",
+		Version:         version(),
+		Reader:          e.ios.In,
+		Writer:          e.ios.Out,
+		ErrWriter:       e.ios.ErrOut,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		HideHelpCommand: true,
+		// urfave/cli adds --help only when it adds its own help command;
+		// ours replaces that command (an unknown topic is a usage error).
+		Flags:                []cli.Flag{cli.HelpFlag},
 		EnableBashCompletion: false,
 		OnUsageError:         onUsageError,
 		Commands: []*cli.Command{
@@ -75,6 +92,10 @@ func newApp(e *env) *cli.App {
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
+			demoCommand(e),
+			completionCommand(),
+			helpCommand(),
+			completeCmd(e),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -87,20 +108,122 @@ func newApp(e *env) *cli.App {
 	// commands' own templates carry it: urfave/cli's package-level
 	// templates are shared by every App, so appending there would grow
 	// them with each Run.
-	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp()
-	setupCommands(app.Commands)
+	// Every help page then ends with examples a person can copy.
+	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp() + examplesHelp("")
+	setupCommands(app.Commands, "")
 	return app
 }
 
 // setupCommands gives every command and subcommand the same usage-error
-// wording, the exit-code table in its help, and the duration checks.
-func setupCommands(cmds []*cli.Command) {
+// wording, the exit-code table and examples in its help, and the duration
+// checks.
+func setupCommands(cmds []*cli.Command, parent string) {
 	for _, cmd := range cmds {
+		name := strings.TrimSpace(parent + " " + cmd.Name)
 		cmd.OnUsageError = onUsageError
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp()
+		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp() + examplesHelp(name)
 		cmd.Before = checkDurations
-		setupCommands(cmd.Subcommands)
+		setupCommands(cmd.Subcommands, name)
 	}
+}
+
+// helpCommand is "askuser help [COMMAND]".
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Usage:     "show the commands, or one command's help",
+		ArgsUsage: "[COMMAND]",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageErrorf("help takes one command, got %d arguments", c.NArg())
+			}
+			name := c.Args().First()
+			if name == "" {
+				return cli.ShowAppHelp(c)
+			}
+			if cmd := c.App.Command(name); cmd == nil || cmd.Hidden {
+				return usageErrorf("unknown command %q; run askuser help to see the commands", name)
+			}
+			// The app's context knows the commands; this one only its own.
+			return cli.ShowCommandHelp(c.Lineage()[1], name)
+		},
+	}
+}
+
+// examples are the commands each help page ends with, by command name
+// ("" is the app's own page): two or three that work as shown.
+var examples = map[string][]string{
+	"": {
+		"askuser demo                                   # try it: an agent asks you two questions, no API key",
+		"askuser run \"Add authentication to my app\"     # with ANTHROPIC_API_KEY or OPENAI_API_KEY set",
+		"askuser help run",
+	},
+	"ask": {
+		"askuser ask questions.json > result.txt        # asked at the terminal, the tool result in the file",
+		"askuser ask --answers answers.yaml questions.json",
+		"echo '{\"answers\":{\"Database\":\"PostgreSQL\"}}' | askuser ask questions.json",
+	},
+	"run": {
+		"askuser run \"Add authentication to my app\"",
+		"askuser run -p --answers ci/answers.yaml \"Add authentication\"",
+		"askuser run --ask-timeout 10m --on-timeout auto \"Set up CI\"",
+	},
+	"resume": {
+		"askuser resume                                 # the most recent session",
+		"askuser resume 3f2a --answers answers.yaml     # a session by the start of its id",
+		"askuser resume 3f2a --frontend auto            # take the recommended options",
+	},
+	"sessions": {
+		"askuser sessions --waiting                     # what waits, in every directory",
+		"askuser sessions --dir . --json",
+		"askuser sessions prune --older-than 7d --finished",
+	},
+	"sessions rm": {
+		"askuser sessions rm 3f2a9c1e",
+	},
+	"sessions prune": {
+		"askuser sessions prune --older-than 7d --finished",
+		"askuser sessions prune --older-than 30d --dry-run",
+	},
+	"cancel": {
+		"askuser cancel 3f2a9c1e --reason \"no longer needed\"",
+		"askuser cancel 3f2a9c1e",
+	},
+	"mcp": {
+		"claude mcp add --scope user askuser -- askuser mcp",
+		"askuser mcp --answers ci/answers.yaml          # as an MCP server for CI",
+	},
+	"hook": {
+		"askuser hook < event.json                      # one Claude Code hook event",
+		"askuser hook --answers ci/answers.yaml --timeout 5m",
+	},
+	"schema": {
+		"askuser schema",
+		"askuser schema > askuserquestion.schema.json",
+	},
+	"demo": {
+		"askuser demo",
+		"askuser demo --plain                           # numbered lines, no escape sequences",
+		"askuser demo --frontend auto                   # the recommended options, no prompt",
+	},
+	"completion": {
+		"source <(askuser completion bash)              # add this line to ~/.bashrc to keep it",
+		"askuser completion zsh > \"${fpath[1]}/_askuser\"",
+		"askuser completion fish > ~/.config/fish/completions/askuser.fish",
+	},
+	"help": {
+		"askuser help",
+		"askuser help run",
+	},
+}
+
+// examplesHelp is the EXAMPLES section of a help page.
+func examplesHelp(cmd string) string {
+	ex := examples[cmd]
+	if len(ex) == 0 {
+		return ""
+	}
+	return "\nEXAMPLES:\n   " + strings.Join(ex, "\n   ") + "\n"
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {

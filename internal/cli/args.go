@@ -11,7 +11,15 @@ import (
 // urfave/cli v2 stops reading flags at the first argument. A subcommand
 // ("askuser sessions prune --older-than 7d") gets the same for its own
 // flags. Everything after "--" stays an argument.
+//
+// Completion is left alone: the words after "askuser __complete" are text
+// to complete, flags and all (that command parses no flags), and
+// urfave/cli's own completion needs --generate-bash-completion last and
+// no "--" inserted.
 func interspersed(app *cli.App, args []string) []string {
+	if n := len(args); n > 0 && args[n-1] == "--generate-bash-completion" {
+		return args
+	}
 	i := 1
 	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" {
 		i++
@@ -20,7 +28,7 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[i])
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	return append(append([]string{}, args[:i+1]...), intersperse(cmd, args[i+1:])...)

@@ -38,6 +38,9 @@ func TestInterspersed(t *testing.T) {
 		// No command, or an unknown one: left for urfave/cli to report.
 		{[]string{"askuser", "--help"}, []string{"askuser", "--help"}},
 		{[]string{"askuser", "frobnicate", "--x"}, []string{"askuser", "frobnicate", "--x"}},
+		// Completion words are text to complete: never reordered, no "--".
+		{[]string{"askuser", "__complete", "resume", "ID", "--fr"}, []string{"askuser", "__complete", "resume", "ID", "--fr"}},
+		{[]string{"askuser", "resume", "ID", "--generate-bash-completion"}, []string{"askuser", "resume", "ID", "--generate-bash-completion"}},
 	} {
 		if got := interspersed(app, tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("interspersed(%q) = %q, want %q", tc.in, got, tc.want)

@@ -88,6 +88,9 @@ func runAsk(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if n := timeoutNote(c.Duration("timeout"), answers); n != "" {
+		fmt.Fprintln(e.ios.ErrOut, n)
+	}
 	if c.Bool("json") {
 		_, err = e.ios.Out.Write(wire.Encode(wire.NewAnswers(req, "", answers)))
 	} else {

@@ -29,6 +29,7 @@ func frontendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
 		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
+		&cli.BoolFlag{Name: "plain", Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
 	}
 }
 
@@ -38,10 +39,14 @@ type frontendSpec struct {
 	answers, answersFrom string
 	unanswered           ask.Policy // "" = the file's own setting
 	verbose              bool
+	plain                bool // --plain or ASKUSER_PLAIN
 }
 
 func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
-	s := frontendSpec{verbose: c.Bool("verbose")}
+	s := frontendSpec{verbose: c.Bool("verbose"), plain: c.Bool("plain")}
+	if v := e.getenv("ASKUSER_PLAIN"); v != "" && v != "0" && !c.IsSet("plain") {
+		s.plain = true
+	}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	switch s.name {
 	case "", feSurvey, feStdio, feFile, feAuto:
@@ -116,6 +121,7 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 		sv := frontend.NewSurvey(in, out)
 		color := ios.ColorAllowed() // it draws on a terminal, whatever stderr is
 		sv.Color = &color
+		sv.Plain = s.plain || ios.IsDumb()
 		c.fe, c.close, c.tty = sv, closeTTY, out
 	case feStdio:
 		c.stdio = frontend.NewStdio(stdio)

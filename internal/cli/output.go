@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // Output formats of --output-format.
@@ -121,6 +122,19 @@ type printer struct {
 	midLine       bool
 	// cost meters the model calls, sub-agents' included.
 	cost *costMeter
+	// busy shows that the agent works, at a terminal (nil: never).
+	busy *working
+	// askTimeout and onTimeout say when a question's time runs out and
+	// what then happens, for the line that says so.
+	askTimeout time.Duration
+	onTimeout  ask.Policy
+}
+
+// watchTerminal gives a run's printer its feedback for a person: the
+// working indicator and the line that says a question's time ran out.
+func (p *printer) watchTerminal(ios *iostreams.IOStreams, o runOptions) {
+	p.busy = newWorking(ios, o)
+	p.askTimeout, p.onTimeout = o.askTimeout, o.onTimeout
 }
 
 // sourceShort names a source in a confirmation line.
@@ -145,14 +159,16 @@ func summaryOf(a ask.Answer) string {
 
 // init prints the stream's opening line.
 func (p *printer) init(cwd, providerName string, servers []mcpServer, mode string) {
+	p.busy.start() // the first model call follows
 	if p.format != outStreamJSON {
 		return
 	}
 	p.line(initLine{Type: "system", Subtype: "init", SessionID: p.sessionID, Model: p.model, Tools: p.tools,
-		Cwd: cwd, Provider: providerName, MCPServers: servers, PermissionMode: mode, Version: Version})
+		Cwd: cwd, Provider: providerName, MCPServers: servers, PermissionMode: mode, Version: version()})
 }
 
 func (p *printer) event(e agentloop.Event) {
+	p.feedback(e)
 	if e.Type == agentloop.EventAssistant && e.Response != nil {
 		p.cost.add(e.Response.Usage, e.ParentToolUseID != "")
 	}
@@ -204,7 +220,8 @@ func (p *printer) textEvent(e agentloop.Event) {
 	case agentloop.EventQuestion:
 		p.endLine()
 	case agentloop.EventAnswers:
-		if !p.surveySummary {
+		// Answers the prompt did not show: it was withdrawn when the time ran out.
+		if !p.surveySummary || timeoutNote(p.askTimeout, e.Answers) != "" {
 			for _, a := range e.Answers {
 				fmt.Fprintf(p.errOut, "✔ %s: %s (%s)\n", ask.Display(a.Header), summaryOf(a), sourceShort[a.Source])
 			}
@@ -232,9 +249,57 @@ func (p *printer) endLine() {
 	}
 }
 
+// feedback keeps the working indicator and the timeout line up to date:
+// the indicator runs while the model or a tool works, and is gone
+// before anything else is written.
+func (p *printer) feedback(e agentloop.Event) {
+	p.busy.stop()
+	switch e.Type {
+	case agentloop.EventUser:
+		p.busy.start() // tool results sent: the model works
+	case agentloop.EventAssistant:
+		if len(e.Message.ToolUses()) > 0 {
+			p.busy.start() // tools run; a question stops it
+		}
+	case agentloop.EventAnswers:
+		if n := timeoutNote(p.askTimeout, e.Answers); n != "" && p.format == outText {
+			fmt.Fprintln(p.errOut, n)
+		}
+	case agentloop.EventDeferred:
+		if p.askTimeout > 0 && p.onTimeout == ask.PolicySuspend && p.format == outText &&
+			strings.Contains(e.Note, ask.TimeoutReason(p.askTimeout)) {
+			fmt.Fprintf(p.errOut, "no answer within %s: stopped to wait\n", shortDuration(p.askTimeout))
+		}
+	}
+}
+
+// timeoutNote is the line that says nobody answered in time and the
+// recommended options were taken, when answers came from that; else "".
+func timeoutNote(d time.Duration, answers []ask.Answer) string {
+	for _, a := range answers {
+		if d > 0 && a.Source == ask.SourcePolicy && a.Reason == ask.TimeoutReason(d) {
+			return fmt.Sprintf("no answer within %s: took the recommended option", shortDuration(d))
+		}
+	}
+	return ""
+}
+
+// shortDuration writes 5m0s as 5m and 1h0m0s as 1h.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // result prints how the run ended.
 func (p *printer) result(r runResult) {
 	r.TotalCostUSD = p.cost.take()
+	p.busy.stop()
 	switch p.format {
 	case outJSON:
 		p.line(r)

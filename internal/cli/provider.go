@@ -74,7 +74,7 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 		default:
 			return nil, usageErrorf("no model provider: set ANTHROPIC_API_KEY (or OPENAI_API_KEY), or pass --provider with --api-key; " +
 				"for a local OpenAI-compatible server use --provider openai --base-url http://localhost:11434/v1; " +
-				"to try askuser with no key at all: askuser run --script testdata/auth-demo.yaml \"Add authentication to my app\"")
+				"to try askuser with no key at all: askuser demo")
 		}
 	}
 	cfg := agentloop.ProviderConfig{APIKey: p.apiKey, BaseURL: p.baseURL, Model: p.model, MaxRetries: p.maxRetries,

@@ -54,7 +54,7 @@ input when there is none. At a terminal the assistant text streams and questions
 with a prompt; with -p the run is headless. Every run is a session on disk: --resume ID or
 --continue adds a prompt to one, and askuser resume ID answers a question it stopped on.
 
-Without a key: askuser run --script testdata/auth-demo.yaml "Add authentication to my app"`,
+Without a key: askuser demo (a scripted model built into askuser).`,
 		Flags: append(runFlags(),
 			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
 			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},

@@ -103,6 +103,11 @@ func runRun(c *cli.Context, e *env) error {
 
 func sessionStore(c *cli.Context, e *env) *session.Store {
 	dir, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
+	return sessionStoreIn(dir, e)
+}
+
+// sessionStoreIn is the store in dir, or in the default place when dir is "".
+func sessionStoreIn(dir string, e *env) *session.Store {
 	if dir == "" {
 		if x := e.getenv("XDG_STATE_HOME"); x != "" {
 			dir = filepath.Join(x, "askuser")
@@ -179,6 +184,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: r.rt.reg.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio && r.o.protocolOut == nil, surveySummary: ch.name == feSurvey,
 		cost: newCostMeter(r.prov, r.sub)}
+	r.pr.watchTerminal(r.e.ios, r.o)
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: r.rt.reg, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
 		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
 		Journal: r.sess, Observe: r.pr.event}

@@ -133,6 +133,17 @@ func (s *IOStreams) CanPromptOnTTY() bool {
 // askuser run): sanitised as ErrOut is. JSON goes to Out, exact.
 func (s *IOStreams) TextOut() io.Writer { return safe(s.Out) }
 
+// StatusOut is standard error as it is, unsanitised, when it is a
+// terminal (nil otherwise): for askuser's own status line, such as a
+// working indicator that rewrites itself with "\r". Nothing from a model
+// or a server may be written to it; that goes through ErrOut.
+func (s *IOStreams) StatusOut() io.Writer {
+	if !s.errTTY {
+		return nil
+	}
+	return s.rawErr
+}
+
 // safe wraps w in a sanitiser that may be written from several goroutines.
 func safe(w io.Writer) io.Writer {
 	return &lockedWriter{w: ask.NewDisplayWriter(w)}

@@ -143,3 +143,19 @@ func TestErrOutIsSanitised(t *testing.T) {
 		t.Errorf("stdout %q", got)
 	}
 }
+
+func TestStatusOut(t *testing.T) {
+	ios, _, errOut := Test("")
+	if ios.StatusOut() != nil {
+		t.Error("StatusOut for a standard error that is not a terminal")
+	}
+	ios.SetStderrTTY(true)
+	w := ios.StatusOut()
+	if w == nil {
+		t.Fatal("no StatusOut at a terminal")
+	}
+	// Unsanitised: the "\r" a status line needs reaches the terminal.
+	if _, err := w.Write([]byte("\rworking\x1b[K")); err != nil || errOut.String() != "\rworking\x1b[K" {
+		t.Errorf("StatusOut wrote %q, %v", errOut.String(), err)
+	}
+}

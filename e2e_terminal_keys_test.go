@@ -1,0 +1,169 @@
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/internal/termtest"
+)
+
+// The sizes and colour settings every key is driven at through the binary.
+var (
+	termSizes = []termSize{{80, 24}, {40, 24}, {40, 12}}
+	sgr       = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+)
+
+// askAt runs `askuser ask auth.json > out.txt` on a terminal of size sz,
+// with colour or NO_COLOR, and returns the process and the output file.
+func askAt(t *testing.T, sz termSize, color bool, env ...string) (*termProc, string) {
+	t.Helper()
+	outPath := filepath.Join(t.TempDir(), "out.txt")
+	out, err := os.Create(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	if color {
+		env = append(env, "NO_COLOR=")
+	}
+	p := startProc(t, sz, repoRoot(t), out, env, askuserBin(), "ask", "testdata/questions/auth.json")
+	return p, outPath
+}
+
+// TestTerminalKeys drives the prompt's keys through the binary at 80 and
+// 40 columns and at 12 rows, with and without NO_COLOR, and checks what
+// reaches stdout, the exit code and the terminal left behind.
+func TestTerminalKeys(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		keys func(p *termProc) // at the first question
+		code int
+		out  string // in stdout
+		says string // on the screen at the end
+	}{
+		{"digits pick and toggle", func(p *termProc) {
+			p.send("2")
+			p.prompt("Which OAuth providers")
+			p.send("1", "2", keyEnter)
+		}, 0, wantAuthJWT, "✔ Providers: Google, GitHub"},
+		{"typed text that matches nothing is Other", func(p *termProc) {
+			p.send("p", "a", "s", "e", "t", "o")
+			p.prompt(`No option matches "paseto"`)
+			p.send(keyEnter)
+			p.prompt("Which OAuth providers")
+			p.send(keyEnter)
+		}, 0, "   Other: paseto", "✔ Auth Method: paseto (typed)"},
+		{"esc cancels the set", func(p *termProc) {
+			p.send("2")
+			p.prompt("Which OAuth providers")
+			p.send(keyEsc)
+		}, 130, "", "cancelled at the terminal (esc)"},
+		{"ctrl+d cancels, never answers", func(p *termProc) {
+			p.send(keyCtrlD)
+		}, 130, "", "cancelled at the terminal (ctrl+d)"},
+		{"esc in the Other field goes back", func(p *termProc) {
+			p.send("4")
+			p.prompt("Please specify:")
+			p.send(keyEsc)
+			p.prompt("4. Other")
+			p.send("3")
+			p.prompt("Which OAuth providers")
+			p.send(keyEnter)
+		}, 0, "   Selected: Session-based", "✔ Auth Method: Session-based"},
+	} {
+		for _, sz := range termSizes {
+			for _, color := range []bool{false, true} {
+				name := tc.name + "/" + sizeName(sz) + map[bool]string{false: "/NO_COLOR", true: "/color"}[color]
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					p, outPath := askAt(t, sz, color)
+					p.prompt("Which authentication")
+					for _, l := range p.screen.Lines() {
+						if len([]rune(l)) >= sz.cols {
+							t.Errorf("line %q fills the %d-column terminal", l, sz.cols)
+						}
+					}
+					tc.keys(p)
+					code, restored := p.exit()
+					if code != tc.code {
+						t.Fatalf("exit code %d, want %d\nscreen:\n%s", code, tc.code, p.screen.Dump())
+					}
+					if !restored || !p.screen.CursorVisible() {
+						t.Errorf("terminal not restored (mode restored %v, cursor shown %v)", restored, p.screen.CursorVisible())
+					}
+					got, _ := os.ReadFile(outPath)
+					if tc.out == "" && len(got) != 0 || !strings.Contains(string(got), tc.out) {
+						t.Errorf("stdout = %q, want it to hold %q", got, tc.out)
+					}
+					// (An error line is wrapped by the terminal.)
+					if !strings.Contains(strings.ReplaceAll(p.screen.String(), "\n", ""), tc.says) {
+						t.Errorf("the screen does not say %q:\n%s", tc.says, p.screen.Dump())
+					}
+					if strings.Contains(p.screen.String(), "esc cancel") {
+						t.Errorf("the prompt was left on the screen:\n%s", p.screen.Dump())
+					}
+					raw := p.screen.Raw()
+					if colored := sgr.MatchString(raw); colored != color {
+						t.Errorf("colour sequences written: %v, want %v", colored, color)
+					}
+					if color && !strings.Contains(raw, "\x1b[32m(Recommended)\x1b[0m") {
+						t.Error("(Recommended) was not in the success colour")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestTerminalPlain: TERM=dumb, --plain and ASKUSER_PLAIN=1 ask with
+// numbered lines and a typed answer, and write no escape sequence at all.
+func TestTerminalPlain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"TERM=dumb", []string{"TERM=dumb", "NO_COLOR="}, nil},
+		{"--plain", []string{"NO_COLOR="}, []string{"--plain"}},
+		{"ASKUSER_PLAIN=1", []string{"ASKUSER_PLAIN=1", "NO_COLOR="}, nil},
+	} {
+		for _, sz := range termSizes {
+			t.Run(tc.name+"/"+sizeName(sz), func(t *testing.T) {
+				t.Parallel()
+				outPath := filepath.Join(t.TempDir(), "out.txt")
+				out, err := os.Create(outPath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Close()
+				args := append([]string{"ask"}, append(tc.args, "testdata/questions/auth.json")...)
+				p := startProc(t, sz, repoRoot(t), out, tc.env, askuserBin(), args...)
+				p.tm.WaitText("  2. JWT")
+				p.tm.Wait("the first prompt", func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+				p.send("2\r")
+				// At 12 rows the plain prompt scrolls, as line output does.
+				p.expect("✔ Auth Method: JWT")
+				p.expect("  4. Apple")
+				p.tm.Wait("the second prompt", func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+				p.send("1 2\r")
+				code, restored := p.exit()
+				if code != 0 || !restored {
+					t.Fatalf("exit code %d (restored %v), want 0\nscreen:\n%s", code, restored, p.screen.Dump())
+				}
+				if got, _ := os.ReadFile(outPath); string(got) != wantAuthJWT {
+					t.Errorf("stdout =\n%s\nwant\n%s", got, wantAuthJWT)
+				}
+				if raw := p.screen.Raw(); strings.Contains(raw, "\x1b") {
+					t.Errorf("plain mode wrote escape sequences: %q", raw)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package frontend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// plainPrompt asks with numbered lines and a typed answer, in the
+// terminal's own line mode (its line editing, its echo, Ctrl+C as a
+// signal), and writes no escape sequence at all: for TERM=dumb, --plain,
+// ASKUSER_PLAIN=1, and terminals that cannot be put in raw mode.
+type plainPrompt struct {
+	in    *ttyReader
+	out   io.Writer
+	width int
+	buf   []byte // read past the last line
+}
+
+func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	in, err := newTTYReader(s.in)
+	if err != nil {
+		return nil, fmt.Errorf("prepare terminal: %w", err)
+	}
+	defer in.Close()
+	stop := context.AfterFunc(ctx, in.Cancel)
+	defer stop()
+	width, _, err := term.GetSize(int(s.out.Fd()))
+	if err != nil || width <= 0 {
+		width = 80
+	}
+	discardTypeahead(int(in.Fd()))
+	p := &plainPrompt{in: in, out: s.out, width: max(width-1, minWidth)}
+	answers := make([]ask.Answer, 0, len(req.Questions))
+	for i := range req.Questions {
+		a, err := p.question(ctx, req, i)
+		if err != nil {
+			p.println("")
+			if cerr := ask.CtxErr(ctx); cerr != nil {
+				return nil, cerr
+			}
+			return nil, err
+		}
+		a.AnsweredAt = time.Now()
+		answers = append(answers, a)
+		if !s.NoSummary {
+			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
+				p.println(l.plain())
+			}
+		}
+	}
+	return answers, nil
+}
+
+// question shows question i of req and reads answers until one is valid.
+func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask.Answer, error) {
+	q := req.Questions[i]
+	st := newPromptState(q, false)
+	fi := frameInfo{index: i, total: len(req.Questions), header: ask.Display(q.Header), agent: ask.Display(req.Agent), width: p.width + 1}
+	var b strings.Builder
+	b.WriteString("\n")
+	head := headLines(fi, p.width)
+	if len(head) > 0 && fi.header != "" {
+		// No chip without colour and box lines: the header in brackets.
+		head[0][0].text = "[" + fi.header + "]"
+	}
+	for _, l := range head {
+		b.WriteString(l.plain() + "\n")
+	}
+	for _, l := range wrapText(ask.DisplayBlock(q.Question), "", p.width, nil, nil) {
+		b.WriteString(l.plain() + "\n")
+	}
+	indent := line{{"     ", ""}}
+	for n, e := range st.entries {
+		label := e.label
+		if e.rec {
+			label += " (Recommended)"
+		}
+		for _, l := range wrapLine([]seg{{label, ""}}, p.width, line{{fmt.Sprintf("  %d. ", n+1), ""}}, indent) {
+			b.WriteString(l.plain() + "\n")
+		}
+		for _, l := range wrapText(e.desc, "", p.width, indent, indent) {
+			b.WriteString(l.plain() + "\n")
+		}
+	}
+	p.print(b.String())
+	detail := ask.DisplayBlock(req.Detail)
+	for {
+		p.print(p.instructions(ctx, st, detail != ""))
+		s, err := p.readLine()
+		if err != nil {
+			return ask.Answer{}, err
+		}
+		s = strings.TrimSpace(s)
+		if s == "?" && detail != "" {
+			p.say(detail)
+			continue
+		}
+		a, problem, err := p.parse(st, s)
+		if err != nil {
+			return ask.Answer{}, err
+		}
+		if problem == "" {
+			return a, nil
+		}
+		p.say(problem)
+	}
+}
+
+// instructions says how to answer, with the time left under a deadline.
+func (p *plainPrompt) instructions(ctx context.Context, st *promptState, detail bool) string {
+	n := len(st.entries)
+	s := fmt.Sprintf("Type a number (1-%d), or your own answer", n)
+	if st.q.MultiSelect {
+		s = "Type the numbers you choose (e.g. 1 3), none, or your own answer"
+	}
+	if detail {
+		s += "; ? shows the full input"
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		s += fmt.Sprintf(" (%s left)", formatLeft(max(time.Until(deadline), 0)))
+	}
+	var b strings.Builder
+	for _, l := range wrapText(s+":", "", p.width, nil, nil) {
+		b.WriteString(l.plain() + "\n")
+	}
+	return b.String() + "> "
+}
+
+// parse reads a typed answer: numbers pick options (the last number is
+// Other, which asks for the text), a label picks its option, and any other
+// text is the answer itself, through Other. problem is set when the text
+// cannot be taken, saying what to type.
+func (p *plainPrompt) parse(st *promptState, s string) (a ask.Answer, problem string, err error) {
+	n := len(st.entries)
+	st.checked, st.otherText = make([]bool, n), ""
+	if s == "" {
+		return a, fmt.Sprintf("type a number from 1 to %d, or your own answer; ctrl+c cancels", n), nil
+	}
+	if st.q.MultiSelect && strings.EqualFold(s, "none") {
+		return ask.Answer{Question: st.q.Question, Header: st.q.Header, Selected: []string{}, Skipped: true, Source: ask.SourcePerson}, "", nil
+	}
+	picks, numeric := numbers(s)
+	switch {
+	case numeric:
+		if len(picks) > 1 && !st.q.MultiSelect {
+			return a, fmt.Sprintf("choose one: type one number from 1 to %d", n), nil
+		}
+		for _, k := range picks {
+			if k < 1 || k > n {
+				return a, fmt.Sprintf("no option %d: the numbers go from 1 to %d", k, n), nil
+			}
+			st.checked[k-1] = true
+		}
+		if st.checked[st.otherIndex()] {
+			text, err := p.other()
+			if err != nil {
+				return a, "", err
+			}
+			st.otherText = text
+		}
+	case st.q.LabelIndex(s) >= 0:
+		st.checked[st.q.LabelIndex(s)] = true
+	default:
+		st.otherText = ask.CleanFreeText(s)
+		st.checked[st.otherIndex()] = true
+	}
+	a, err = st.answer()
+	return a, "", err
+}
+
+// numbers reads "1 3", "1,3" or "2": ok is false when s is not only
+// numbers.
+func numbers(s string) ([]int, bool) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' })
+	var out []int
+	for _, f := range fields {
+		k, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, k)
+	}
+	return out, len(out) > 0
+}
+
+// other reads the text for "Other", asking again while it is empty.
+func (p *plainPrompt) other() (string, error) {
+	for {
+		p.print("Please specify: ")
+		s, err := p.readLine()
+		if err != nil {
+			return "", err
+		}
+		if s = ask.CleanFreeText(s); s != "" {
+			return s, nil
+		}
+		p.say("an answer is needed: type it, or press ctrl+c to cancel")
+	}
+}
+
+// readLine reads one line as the terminal's line mode delivers it. End
+// of input (Ctrl+D on an empty line) is a cancel, never an answer.
+func (p *plainPrompt) readLine() (string, error) {
+	chunk := make([]byte, 512)
+	for {
+		if i := bytes.IndexByte(p.buf, '\n'); i >= 0 {
+			s := string(p.buf[:i])
+			p.buf = p.buf[i+1:]
+			return strings.TrimSuffix(s, "\r"), nil
+		}
+		n, err := p.in.Read(chunk)
+		if errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("%w at the terminal (ctrl+d, or the terminal closed)", ask.ErrCancelled)
+		}
+		if err != nil {
+			return "", err
+		}
+		p.buf = append(p.buf, chunk[:n]...)
+	}
+}
+
+func (p *plainPrompt) print(s string)   { _, _ = io.WriteString(p.out, s) }
+func (p *plainPrompt) println(s string) { p.print(s + "\n") }
+
+// say writes text wrapped to the terminal's width.
+func (p *plainPrompt) say(s string) {
+	var b strings.Builder
+	for _, l := range wrapText(s, "", p.width, nil, nil) {
+		b.WriteString(l.plain() + "\n")
+	}
+	p.print(b.String())
+}

@@ -1,0 +1,148 @@
+package frontend
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+)
+
+func TestKeyDecoder(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		flush  bool
+		want   []key
+	}{
+		{"arrows and enter", []string{"\x1b[A\x1b[B\x1bOA\r"}, false, []key{{kind: kUp}, {kind: kDown}, {kind: kUp}, {kind: kEnter}}},
+		{"a sequence split between reads", []string{"\x1b", "[", "B"}, false, []key{{kind: kDown}}},
+		{"a lone esc, once nothing follows", []string{"\x1b"}, true, []key{{kind: kEsc}}},
+		{"esc esc", []string{"\x1b\x1b[A"}, false, []key{{kind: kEsc}, {kind: kUp}}},
+		{"unknown sequences are dropped whole", []string{"\x1b[1;5C\x1b[200~x"}, false, []key{{kind: kRune, r: 'x'}}},
+		{"alt+letter is dropped", []string{"\x1bxy"}, false, []key{{kind: kRune, r: 'y'}}},
+		{"control keys", []string{"\x03\x04\x7f\x08\x15\x17\t\n"}, false,
+			[]key{{kind: kCtrlC}, {kind: kCtrlD}, {kind: kBackspace}, {kind: kBackspace}, {kind: kCtrlU}, {kind: kCtrlW}, {kind: kTab}, {kind: kEnter}}},
+		{"home end page", []string{"\x1b[H\x1b[F\x1b[5~\x1b[6~\x1b[1~\x1b[4~"}, false,
+			[]key{{kind: kHome}, {kind: kEnd}, {kind: kPageUp}, {kind: kPageDown}, {kind: kHome}, {kind: kEnd}}},
+		{"a rune split between reads", []string{"\xc3", "\xa9"}, false, []key{{kind: kRune, r: 'é'}}},
+		{"other control bytes are dropped", []string{"\x01\x02a"}, false, []key{{kind: kRune, r: 'a'}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d keyDecoder
+			var got []key
+			for _, c := range tc.chunks {
+				got = append(got, d.feed([]byte(c))...)
+			}
+			if tc.flush {
+				if !d.hasPending() {
+					t.Fatal("nothing pending before flush")
+				}
+				got = append(got, d.flush()...)
+			}
+			if d.hasPending() {
+				t.Errorf("still pending: %q", d.pending)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("keys = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrapLine(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"short", 20, []string{"short"}},
+		{"one two three four", 9, []string{"one two", "three", "four"}},
+		{"a  b", 10, []string{"a  b"}},
+		{"abcdefghijkl", 5, []string{"abcde", "fghij", "kl"}},
+		{"x abcdefghijkl", 5, []string{"x", "abcde", "fghij", "kl"}},
+		{"abc de" + nbsp + "fg", 6, []string{"abc", "de fg"}},
+	} {
+		var got []string
+		for _, l := range wrapLine([]seg{{tc.in, ""}}, tc.width, nil, nil) {
+			got = append(got, l.plain())
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("wrap %q at %d = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
+	// Prefixes count towards the width; later lines take rest.
+	var got []string
+	for _, l := range wrapLine([]seg{{"alpha beta gamma", ""}}, 10, line{{"> ", ""}}, line{{"  ", ""}}) {
+		got = append(got, l.plain())
+	}
+	if want := []string{"> alpha", "  beta", "  gamma"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("wrap with prefixes = %q, want %q", got, want)
+	}
+}
+
+// TestFrameFits lays out questions at many sizes: the frame is never
+// taller than the screen nor as wide as it, and keeps the header, the
+// question's start, the focused option and the footer's first line.
+func TestFrameFits(t *testing.T) {
+	q := longQuestion()
+	for cols := 20; cols <= 120; cols += 7 {
+		for rows := 8; rows <= 40; rows += 3 {
+			for _, focus := range []int{0, 2, 4} {
+				p := newPromptState(q, false)
+				p.focus = focus
+				fi := frameInfo{total: 2, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second}
+				frame := p.frame(fi)
+				var text []string
+				for _, l := range frame {
+					if l.width() >= max(cols, minWidth+1) {
+						t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
+					}
+					text = append(text, l.plain())
+				}
+				all := strings.Join(text, "\n")
+				if len(frame) > rows {
+					t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
+				}
+				for _, want := range []string{"Features", "Which", "❯ ☐ " + string(rune('1'+focus))} {
+					if !strings.Contains(all, want) {
+						t.Errorf("%dx%d focus %d: %q missing:\n%s", cols, rows, focus, want, all)
+					}
+				}
+				if rows >= 12 && !strings.Contains(all, "cancel") {
+					t.Errorf("%dx%d: no footer:\n%s", cols, rows, all)
+				}
+			}
+		}
+	}
+}
+
+func TestFormatLeft(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		299500 * time.Millisecond: "5m00s", 59 * time.Second: "59s", 100 * time.Millisecond: "1s", 0: "0s", 2*time.Hour + 5*time.Minute: "2h05m",
+	} {
+		if got := formatLeft(d); got != want {
+			t.Errorf("formatLeft(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TestPromptNeverAnswersUnasked: no key but a pick, Enter, or typed text
+// with Enter answers; Ctrl+D and Esc cancel.
+func TestPromptNeverAnswersUnasked(t *testing.T) {
+	q := databaseQuestion()
+	for _, k := range []key{{kind: kCtrlD}, {kind: kEsc}, {kind: kCtrlC}} {
+		p := newPromptState(q, false)
+		if got := p.handle(k); got != doneCancelled {
+			t.Errorf("key %+v: outcome %v, want cancelled", k, got)
+		}
+	}
+	p := newPromptState(q, false)
+	for _, k := range []key{{kind: kUp}, {kind: kDown}, {kind: kTab}, {kind: kBackspace}, {kind: kRune, r: ' '}, {kind: kRune, r: 'z'}, {kind: kPageDown}, {kind: kRune, r: '0'}} {
+		if got := p.handle(k); got != keepAsking {
+			t.Errorf("key %+v answered or cancelled: %v", k, got)
+		}
+	}
+	var _ = ask.SourcePerson
+}

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/session"
+)
+
+// run runs askuser in this process with an empty environment but for vars.
+func runIn(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ios, out, errOut := iostreams.Test("")
+	e := &env{ios: ios, getenv: func(k string) string { return vars[k] }}
+	app := newApp(e)
+	err := app.RunContext(context.Background(), interspersed(app, append([]string{"askuser"}, args...)))
+	if err != nil {
+		errOut.WriteString(err.Error())
+	}
+	return exitCode(err), out.String(), errOut.String()
+}
+
+func TestComplete(t *testing.T) {
+	dir := t.TempDir()
+	store := &session.Store{Dir: dir}
+	waiting := newSession(t, store, "Add authentication", true)
+	finished := newSession(t, store, "Write the docs", false)
+	vars := map[string]string{"ASKUSER_STATE_DIR": dir}
+	for _, tc := range []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "schema", "mcp", "hook", "demo", "completion", "help"}},
+		{[]string{"re"}, []string{"resume"}},
+		{[]string{"-"}, []string{"--help", "--version"}},
+		{[]string{"run", "--fro"}, []string{"--frontend"}},
+		{[]string{"run", "--frontend", ""}, []string{"survey", "stdio", "file", "auto"}},
+		{[]string{"run", "-f", "s"}, []string{"survey", "stdio"}},
+		{[]string{"ask", "--frontend", "=", "a"}, []string{"auto"}}, // bash splits at "="
+		{[]string{"ask", "--frontend", "="}, []string{"survey", "stdio", "file", "auto"}},
+		{[]string{"ask", "--frontend=f"}, []string{"--frontend=file"}}, // zsh and fish do not
+		{[]string{"run", "--on-timeout", ""}, []string{"suspend", "auto", "error"}},
+		{[]string{"run", "--bell", "n"}, []string{"never"}},
+		{[]string{"run", "--provider", ""}, []string{"anthropic", "openai", "script"}},
+		{[]string{"resume", ""}, []string{waiting}},
+		{[]string{"resume", waiting[:4]}, []string{waiting}},
+		{[]string{"resume", "--verbose", ""}, []string{waiting}},
+		{[]string{"run", "--resume", ""}, []string{finished}},
+		{[]string{"resume", "--state-dir", t.TempDir(), ""}, nil},
+		{[]string{"run", "--answers", "x"}, []string{filesMarker}},
+		{[]string{"run", "--answers=x"}, []string{filesMarker}},
+		{[]string{"ask", ""}, []string{filesMarker}},
+		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
+		{[]string{"help", "se"}, []string{"sessions"}},
+		{[]string{"run", "--plain", ""}, nil},
+	} {
+		code, out, errOut := runIn(t, vars, append([]string{completeCommand}, tc.words...)...)
+		if code != ExitOK {
+			t.Fatalf("%q: exit %d: %s", tc.words, code, errOut)
+		}
+		var got []string
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if l != "" {
+				value, _, _ := strings.Cut(l, "\t")
+				got = append(got, value)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("complete %q = %q, want %q", tc.words, got, tc.want)
+		}
+	}
+	// A session id comes with what it is, for zsh and fish to show.
+	_, out, _ := runIn(t, vars, completeCommand, "resume", "")
+	if want := waiting + "\twaiting on a question: Add authentication\n"; out != want {
+		t.Errorf("resume candidates %q, want %q", out, want)
+	}
+}
+
+// newSession makes a session in store with prompt as its first prompt,
+// waiting on a question or finished.
+func newSession(t *testing.T, store *session.Store, prompt string, waiting bool) string {
+	t.Helper()
+	s, err := store.Create(session.Meta{FirstPrompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if waiting {
+		// The model called the tool; nothing answered it yet.
+		call := agentloop.Message{Role: agentloop.RoleAssistant, Content: []agentloop.Block{{Type: agentloop.BlockToolUse, ID: "toolu_1", Name: ask.ToolName, Input: []byte(`{}`)}}}
+		if err := s.Message(call); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetStatus(string(agentloop.StatusWaiting), "", 1, agentloop.Usage{}); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := s.SetStatus(string(agentloop.StatusSuccess), "", 1, agentloop.Usage{}); err != nil {
+		t.Fatal(err)
+	}
+	return s.Meta.ID
+}
+
+// TestCompleteSubcommands: a command's subcommands are completed, and
+// their own flags after them.
+func TestCompleteSubcommands(t *testing.T) {
+	app := &cli.App{Name: "askuser", Commands: []*cli.Command{{Name: "sessions", Subcommands: []*cli.Command{
+		{Name: "prune", Usage: "remove old sessions", Flags: []cli.Flag{&cli.DurationFlag{Name: "older-than"}, &cli.BoolFlag{Name: "dry-run"}}},
+		{Name: "show", Usage: "show one"},
+	}}}}
+	e := &env{getenv: func(string) string { return "" }}
+	for _, tc := range []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"sessions", ""}, []string{"prune\tremove old sessions", "show\tshow one"}},
+		{[]string{"sessions", "pr"}, []string{"prune\tremove old sessions"}},
+		{[]string{"sessions", "prune", "--"}, []string{"--older-than", "--dry-run", "--help"}},
+		{[]string{"sessions", "prune", "--older-than", ""}, nil},
+	} {
+		if got := complete(app, tc.words, e); !slices.Equal(got, tc.want) {
+			t.Errorf("complete %q = %q, want %q", tc.words, got, tc.want)
+		}
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	for _, shell := range shells {
+		code, out, _ := runIn(t, nil, "completion", shell)
+		if code != ExitOK || !strings.Contains(out, "__complete") || !strings.Contains(out, "askuser completion "+shell) {
+			t.Errorf("completion %s: exit %d, script:\n%s", shell, code, out)
+		}
+	}
+	for _, args := range [][]string{{"completion"}, {"completion", "powershell"}, {"completion", "bash", "zsh"}} {
+		if code, _, errOut := runIn(t, nil, args...); code != ExitUsage || !strings.Contains(errOut, "bash, zsh or fish") {
+			t.Errorf("%q: exit %d, %q; want a usage error naming the shells", args, code, errOut)
+		}
+	}
+}
+
+// TestHelpPages: help CMD is CMD --help; every page ends with examples.
+func TestHelpPages(t *testing.T) {
+	app := newApp(&env{ios: iostreams.New(nil, nil, nil), getenv: os.Getenv})
+	for _, cmd := range app.Commands {
+		if cmd.Hidden {
+			continue
+		}
+		_, viaHelp, _ := runIn(t, nil, "help", cmd.Name)
+		code, viaFlag, errOut := runIn(t, nil, cmd.Name, "--help")
+		if code != ExitOK {
+			t.Fatalf("%s --help: exit %d: %s", cmd.Name, code, errOut)
+		}
+		// (urfave/cli reads "help --help" as the app's help.)
+		if viaHelp != viaFlag && cmd.Name != "help" {
+			t.Errorf("help %s differs from %s --help:\n%s\n---\n%s", cmd.Name, cmd.Name, viaHelp, viaFlag)
+		}
+		checkExamples(t, cmd.Name, viaHelp)
+	}
+	_, top, _ := runIn(t, nil, "--help")
+	checkExamples(t, "askuser", top)
+	if code, _, errOut := runIn(t, nil, "help", "frobnicate"); code != ExitUsage || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("help frobnicate: exit %d, %q", code, errOut)
+	}
+}
+
+// checkExamples requires a help page to end with two or three examples
+// that run askuser (or load its completion).
+func checkExamples(t *testing.T, name, page string) {
+	t.Helper()
+	_, tail, ok := strings.Cut(page, "\nEXAMPLES:\n")
+	if !ok {
+		t.Errorf("%s --help has no EXAMPLES section:\n%s", name, page)
+		return
+	}
+	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	if len(lines) < 2 || len(lines) > 3 {
+		t.Errorf("%s --help ends with %d examples, want 2 or 3:\n%s", name, len(lines), tail)
+	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); !strings.Contains(l, "askuser ") {
+			t.Errorf("%s example %q does not run askuser", name, l)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	defer func(v string) { Version = v }(Version)
+	Version = "v1.2.3"
+	if code, out, _ := runIn(t, nil, "--version"); code != ExitOK || out != "askuser version v1.2.3\n" {
+		t.Errorf("--version = %d %q", code, out)
+	}
+	// A test binary has no module version: a plain local build says dev.
+	Version = ""
+	if got := version(); got != "dev" {
+		t.Errorf("version() = %q without -X or a module version, want dev", got)
+	}
+}

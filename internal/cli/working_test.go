@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/iostreams"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestWorking(t *testing.T) {
+	for _, dumb := range []bool{false, true} {
+		var buf lockedBuffer
+		w := &working{w: &buf, dumb: dumb}
+		w.start()
+		w.start() // running: no second line
+		time.Sleep(workingDelay + 2*workingTick)
+		w.stop()
+		out := buf.String()
+		if !strings.Contains(out, "working 0s") {
+			t.Errorf("dumb=%v: the indicator never showed: %q", dumb, out)
+		}
+		if dumb && strings.Contains(out, "\x1b") {
+			t.Errorf("TERM=dumb, yet escape sequences: %q", out)
+		}
+		// The line is gone after stop: it ends erased.
+		if !dumb && !strings.HasSuffix(out, "\r\x1b[K") || dumb && !strings.HasSuffix(out, "\r"+strings.Repeat(" ", len([]rune("⠋ working 0s")))+"\r") {
+			t.Errorf("dumb=%v: not erased at the end: %q", dumb, out)
+		}
+		n := len(out)
+		time.Sleep(2 * workingTick)
+		if len(buf.String()) != n {
+			t.Errorf("dumb=%v: written to after stop", dumb)
+		}
+	}
+	// A quick step shows nothing at all.
+	var buf lockedBuffer
+	w := &working{w: &buf}
+	w.start()
+	w.stop()
+	w.stop()
+	if buf.String() != "" {
+		t.Errorf("a step shorter than the delay drew %q", buf.String())
+	}
+	var none *working
+	none.start()
+	none.stop()
+}
+
+func TestNewWorking(t *testing.T) {
+	ios, _, _ := iostreams.Test("")
+	if newWorking(ios, runOptions{format: outText}) != nil {
+		t.Error("an indicator for a standard error that is not a terminal")
+	}
+	ios.SetStderrTTY(true)
+	if newWorking(ios, runOptions{format: outText}) == nil {
+		t.Error("no indicator at a terminal")
+	}
+	if newWorking(ios, runOptions{format: outText, print: true}) != nil || newWorking(ios, runOptions{format: outStreamJSON}) != nil {
+		t.Error("an indicator in -p or machine output")
+	}
+}
+
+func TestTimeoutNote(t *testing.T) {
+	d := 5 * time.Minute
+	policy := ask.Answer{Source: ask.SourcePolicy, Reason: ask.TimeoutReason(d)}
+	if got := timeoutNote(d, []ask.Answer{policy}); got != "no answer within 5m: took the recommended option" {
+		t.Errorf("timeoutNote = %q", got)
+	}
+	for _, a := range []ask.Answer{{Source: ask.SourcePerson}, {Source: ask.SourcePolicy, Reason: "the answers file said auto"}} {
+		if got := timeoutNote(d, []ask.Answer{a}); got != "" {
+			t.Errorf("timeoutNote(%+v) = %q, want nothing", a, got)
+		}
+	}
+	for d, want := range map[time.Duration]string{5 * time.Minute: "5m", time.Hour: "1h", 90 * time.Second: "1m30s", 2 * time.Second: "2s"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
