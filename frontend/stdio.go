@@ -32,6 +32,11 @@ type StdioConfig struct {
 	MaxLineBytes int
 	// SessionID, when set, is added as "session_id" to question lines.
 	SessionID string
+	// SuspendAtEnd defers a set that In ended before answering (an error
+	// wrapping ask.ErrDeferred, for askuser resume) instead of failing it
+	// with ask.ErrNoAnswer: a program that answers the sets it can and
+	// closes its end keeps the others pending (askuser serve does).
+	SuspendAtEnd bool
 }
 
 // Stdio is the JSON-lines frontend: it writes each question set as one

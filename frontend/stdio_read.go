@@ -136,6 +136,9 @@ func (s *Stdio) closedErr(set *openSet) error {
 		headers[i] = ask.Display(q.Header)
 	}
 	what := fmt.Sprintf("question set %s (%s)", set.req.ID, strings.Join(headers, ", "))
+	if errors.Is(s.readErr, io.EOF) && s.cfg.SuspendAtEnd {
+		return fmt.Errorf("%w: %s closed before %s was answered (--on-unanswered suspend)", ask.ErrDeferred, s.name(), what)
+	}
 	if errors.Is(s.readErr, io.EOF) {
 		return fmt.Errorf("%w: %s closed before %s was answered; send a line such as %s",
 			ask.ErrNoAnswer, s.name(), what, exampleLine(set.req, false))
