@@ -24,15 +24,18 @@ const notifyTimeout = 30 * time.Second
 type notifier struct {
 	cmd       string
 	sessionID string
-	errOut    io.Writer
-	wg        sync.WaitGroup
+	// url is the web page that answers, token included ("": none).
+	url    string
+	errOut io.Writer
+	wg     sync.WaitGroup
 }
 
 // notify runs the command with the question line (package wire) on stdin,
 // the same line a JSON-lines reader gets, its text made safe to show: a
 // notification is read by a person. What is not part of the question line
 // is in the environment: ASKUSER_SESSION_ID, ASKUSER_QUESTION_ID,
-// ASKUSER_WAITING (why it waits) and ASKUSER_RESUME_COMMAND.
+// ASKUSER_WAITING (why it waits), ASKUSER_RESUME_COMMAND and, when a web
+// page answers (--frontend web), ASKUSER_URL.
 func (n *notifier) notify(req ask.Request, waiting string) {
 	if n == nil || n.cmd == "" {
 		return
@@ -48,6 +51,9 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID,
 			"ASKUSER_WAITING="+waiting, "ASKUSER_RESUME_COMMAND="+resume)
+		if n.url != "" {
+			cmd.Env = append(cmd.Env, "ASKUSER_URL="+n.url)
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
