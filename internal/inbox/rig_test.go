@@ -35,8 +35,17 @@ func newCardRig(t *testing.T) *cardRig {
 		defer cancel()
 		_ = s.Close(ctx)
 	})
+	g := visit(t, s)
+	g.b = b
+	return g
+}
+
+// visit opens the server's printed URL as a browser does and keeps the
+// cookie it gets.
+func visit(t *testing.T, s *Server) *cardRig {
+	t.Helper()
 	u, _ := url.Parse(s.URL())
-	g := &cardRig{t: t, b: b, s: s, host: u.Host}
+	g := &cardRig{t: t, s: s, host: u.Host}
 	res := g.do(g.req("GET", s.URL(), nil))
 	if res.Code != http.StatusSeeOther {
 		t.Fatalf("first visit with the token: status %d, want 303", res.Code)
