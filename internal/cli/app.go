@@ -72,6 +72,7 @@ func newApp(e *env) *cli.App {
 			resumeCommand(e),
 			sessionsCommand(e),
 			cancelCommand(e),
+			serveCommand(e),
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
