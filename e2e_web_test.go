@@ -279,6 +279,85 @@ func TestWebCardKeyboardPhone(t *testing.T) {
 	}
 }
 
+// liveScript asks two sets at once, then, once both are answered, a third.
+const liveScript = `model: scripted-live
+turns:
+  - text: Two things first.
+    tool_calls:
+      - id: toolu_db
+        name: AskUserQuestion
+        input: {questions: [{question: "Which database?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
+      - id: toolu_region
+        name: AskUserQuestion
+        input: {questions: [{question: "Which region?", header: Region, multiSelect: false, options: [{label: eu-north, description: Stockholm}, {label: us-east, description: Virginia}]}]}
+  - text: One more.
+    tool_calls:
+      - id: toolu_deploy
+        name: AskUserQuestion
+        input: {questions: [{question: "Deploy now?", header: Deploy, multiSelect: false, options: [{label: "Yes", description: Ship it}, {label: "No", description: Wait}]}]}
+  - text: "Done."
+`
+
+// TestWebRunLive runs an agent whose questions are answered on the page:
+// two sets at once are two cards; answering one leaves what was typed
+// into the other; the next question appears by itself.
+func TestWebRunLive(t *testing.T) {
+	t.Parallel()
+	script := filepath.Join(t.TempDir(), "live.yaml")
+	if err := os.WriteFile(script, []byte(liveScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
+	p := startAskuser(t, env, "run", "--output-format", "stream-json", "--frontend", "web", "--script", script, "Set up the service")
+	ctx := newBrowser(t, 1024, 900)
+	db, region := `article[aria-label="Question: Database"] `, `article[aria-label="Question: Region"] `
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(p.url(t)),
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll('.card[data-state="open"]').length === 2`),
+		chromedp.SendKeys(css(db+`input.other-text`), "maybe Turso"),
+	)
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, p.stderr)
+	}
+	merges, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("main").dataset.merges || "0"`))
+	err = chromedp.Do(ctx,
+		chromedp.Click(css(region+`input[value="1"]`)),
+		chromedp.Click(css(region+`button[type="submit"]`)),
+		chromedp.WaitVisible(css(`article[aria-label="Question: Region"][data-state="answered"]`)),
+		// The event stream's update redraws what changed, and only that.
+		chromedp.Poll[chromedp.Void](`(document.getElementById("main").dataset.merges || "0") !== "`+merges+`"`),
+	)
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, p.stderr)
+	}
+	if typed, _ := chromedp.Run(ctx, chromedp.Value(css(db+`input.other-text`))); typed != "maybe Turso" {
+		t.Errorf("answering one card lost what was typed into the other: %q", typed)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(css(db+`input[value="1"]`)),
+		chromedp.Click(css(db+`button[type="submit"]`)),
+		chromedp.WaitVisible(css(`article[aria-label="Question: Deploy"][data-state="open"]`)),
+		chromedp.Click(css(`article[aria-label="Question: Deploy"] input[value="0"]`)),
+		chromedp.Click(css(`article[aria-label="Question: Deploy"] button[type="submit"]`)),
+	)
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, p.stderr)
+	}
+	if code := p.exit(t); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, p.stderr)
+	}
+	events := p.stdout.String()
+	for _, want := range []string{`"id":"toolu_region","session_id":`, `"selectedOptions":["us-east"],"source":"person","via":"web page"`,
+		`"selectedOptions":["SQLite"],"source":"person"`, `"selectedOptions":["Yes"],"source":"person"`, `"result":"Done."`} {
+		if !strings.Contains(events, want) {
+			t.Errorf("the run's events lack %s:\n%s", want, events)
+		}
+	}
+	if strings.Contains(events, "maybe Turso") {
+		t.Error("text typed under Other counted though an option was chosen instead")
+	}
+}
+
 // TestWebInbox makes a run stop waiting (the prompt came on stdin), opens
 // askuser serve at a phone's width, answers the session there, and sees
 // it finish on the page with the person's answer, given later.

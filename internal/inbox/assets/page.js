@@ -53,6 +53,8 @@
       const again = document.getElementById(lostFocus);
       if (again) again.focus();
     }
+    // Counted, so a test can wait for a live update instead of guessing.
+    main.dataset.merges = String((Number(main.dataset.merges) || 0) + 1);
     const after = openCount();
     if (after > before) say(after - before === 1 ? 'A new question is waiting.' : (after - before) + ' new questions are waiting.');
     retitle();
