@@ -91,7 +91,7 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 		}
 		http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		if r.Method == http.MethodGet {
-			http.Redirect(w, r, r.URL.Path, http.StatusSeeOther)
+			http.Redirect(w, r, localPath(r.URL.Path), http.StatusSeeOther)
 			return false
 		}
 		return true
@@ -101,6 +101,15 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 	}
 	refuse(w, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
 	return false
+}
+
+// localPath is path if it names a page of this server, else "/": a path
+// such as //example.com would send the browser to another host.
+func localPath(path string) string {
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\") {
+		return "/"
+	}
+	return path
 }
 
 // postAllowed checks a POST: same-origin, a form of bounded size, with

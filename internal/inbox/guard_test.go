@@ -45,6 +45,13 @@ func TestTokenRequired(t *testing.T) {
 	if loc := res.Header().Get("Location"); loc != "/" {
 		t.Errorf("first visit redirects to %q, want / (without the token)", loc)
 	}
+	for path, want := range map[string]string{"/s/abc": "/s/abc", "//attacker.example/x": "/", "/\\attacker.example": "/"} {
+		r := g.req("GET", "/?token="+g.s.guard.token, nil)
+		r.URL.Path = path
+		if loc := g.do(r).Header().Get("Location"); loc != want {
+			t.Errorf("first visit to %q redirects to %q, want %q", path, loc, want)
+		}
+	}
 	if res := g.get("/"); res.Code != http.StatusOK || !strings.Contains(res.Body.String(), "No questions yet") {
 		t.Errorf("with the cookie: status %d, want 200 and the page", res.Code)
 	}
