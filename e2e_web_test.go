@@ -308,11 +308,14 @@ func TestWebRunLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := []string{"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
-	p := startAskuser(t, env, "run", "--output-format", "stream-json", "--frontend", "web", "--script", script, "Set up the service")
+	notified := filepath.Join(t.TempDir(), "notified.txt")
+	p := startAskuser(t, env, "run", "--output-format", "stream-json", "--frontend", "web", "--script", script,
+		"--notify-cmd", `printf '%s\n' "$ASKUSER_URL" >> '`+notified+`'`, "Set up the service")
+	pageURL := p.url(t)
 	ctx := newBrowser(t, 1024, 900)
 	db, region := `article[aria-label="Question: Database"] `, `article[aria-label="Question: Region"] `
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(p.url(t)),
+		chromedp.Navigate(pageURL),
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll('.card[data-state="open"]').length === 2`),
 		chromedp.SendKeys(css(db+`input.other-text`), "maybe Turso"),
 	)
@@ -352,6 +355,10 @@ func TestWebRunLive(t *testing.T) {
 		if !strings.Contains(events, want) {
 			t.Errorf("the run's events lack %s:\n%s", want, events)
 		}
+	}
+	// --notify-cmd ran for each of the three sets, with the page's address.
+	if got, _ := os.ReadFile(notified); string(got) != strings.Repeat(pageURL+"\n", 3) {
+		t.Errorf("--notify-cmd got ASKUSER_URL\n%s\nwant the page's URL three times", got)
 	}
 	if strings.Contains(events, "maybe Turso") {
 		t.Error("text typed under Other counted though an option was chosen instead")
