@@ -99,6 +99,9 @@ func startAskuser(t *testing.T, env []string, args ...string) *bgAskuser {
 	p.cmd.Dir = repoRoot(t)
 	p.cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	// Its own session, without a controlling terminal: /dev/tty is not the
+	// test runner's.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -524,5 +527,23 @@ func TestWebScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d bytes", shot.name, len(png))
+	}
+}
+
+// TestWebListWithoutTerminal: a frontend of a list that cannot ask here
+// (survey, with no terminal) is left out, and the page still asks.
+func TestWebListWithoutTerminal(t *testing.T) {
+	t.Parallel()
+	p := startAskuser(t, nil, "ask", "testdata/questions/auth.json", "--frontend", "survey,web", "--verbose")
+	webAnswer(t, p.url(t), url.Values{"q0": {"1"}, "q1": {"0", "1"}})
+	if code := p.exit(t); code != 0 || p.stdout.String() != wantAuthJWT {
+		t.Fatalf("exit %d, printed\n%s\nstderr: %s", code, p.stdout, p.stderr)
+	}
+	if !strings.Contains(p.stderr.String(), "askuser: asking through web: chosen with --frontend; survey left out: no terminal to ask on") {
+		t.Errorf("--verbose does not say survey was left out:\n%s", p.stderr)
+	}
+	none := startAskuser(t, nil, "ask", "testdata/questions/auth.json", "--frontend", "survey")
+	if code := none.exit(t); code != 4 {
+		t.Errorf("survey alone without a terminal: exit %d, want 4", code)
 	}
 }
