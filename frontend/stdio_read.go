@@ -94,9 +94,10 @@ func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 }
 
 // applyLocked answers an open set with l, or keeps l for the next set
-// when none is open.
+// when none is open (with HoldForLaterSets, also when the set it names is
+// not open).
 func (s *Stdio) applyLocked(l inLine) *lineErr {
-	if len(s.sets) == 0 {
+	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && l.id != "" && s.findSetLocked(l.id) == nil) {
 		s.queued = append(s.queued, l)
 		return nil
 	}

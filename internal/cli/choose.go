@@ -34,7 +34,7 @@ func frontendFlags() []cli.Flag {
 		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
 		&cli.StringFlag{Name: "listen", Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
-		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
+		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
 	}
 }
@@ -198,7 +198,10 @@ func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, st
 		c.onClose(closeTTY)
 		return sv, nil
 	case feStdio:
+		// Suspend is "answer what you can, keep the rest": answer lines may
+		// come before their set is asked again (askuser serve's resumes).
 		stdio.SuspendAtEnd = s.unanswered == ask.PolicySuspend
+		stdio.HoldForLaterSets = stdio.SuspendAtEnd
 		c.stdio = frontend.NewStdio(stdio)
 		return c.stdio, nil
 	case feFile:
