@@ -48,14 +48,21 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// browsers bounds the browsers running at once: each takes a core while it
+// starts, and the machines this runs on may have two.
+var browsers = make(chan struct{}, 2)
+
 // newBrowser starts a headless Chromium with a fresh profile and a window
 // of the size given, with the flags that keep it off the network (this
 // machine's network is closed; without them Chromium tries Google's hosts
 // at every start).
 func newBrowser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	path := chromiumPath(t)
+	browsers <- struct{}{}
+	t.Cleanup(func() { <-browsers })
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.ExecPath(path),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-background-networking", true),
