@@ -2,7 +2,7 @@
 # Saves screenshots of the web question card (askuser ask --frontend web)
 # into docs/, at a desktop's width in light mode and a phone's in dark mode,
 # for the README. It drives Debian's headless Chromium from a Go test
-# (TestWebScreenshots in e2e_web_test.go); install it with
+# (TestWebScreenshots in e2e_web_card_test.go); install it with
 # apt-get install -y chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
