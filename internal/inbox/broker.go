@@ -22,6 +22,9 @@ const (
 	// stateSent is the inbox's: answered on the page and handed to askuser
 	// resume, which has not finished with it yet.
 	stateSent = "sent"
+	// stateBusy is the inbox's: the process that runs the session asks the
+	// set now, so the page does not take an answer for it.
+	stateBusy = "busy"
 )
 
 // maxClosed is how many answered or withdrawn cards a Broker keeps for the

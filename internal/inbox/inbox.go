@@ -139,15 +139,15 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	id, key := sess.Meta.ID, r.PathValue("key")
 	back := "/s/" + id
-	var req *ask.Request
-	for _, q := range sess.State.PendingQuestions() {
-		if setKey(q.ID) == key {
-			req = &q
+	var set *session.Waiting
+	for _, wt := range sess.Waiting() {
+		if setKey(wt.ID) == key {
+			set = &wt
 			break
 		}
 	}
 	run := in.runs.state(id)
-	if req == nil {
+	if set == nil {
 		if v, ok := in.sentCard(id, run, key); ok {
 			submitted(w, r, v, ErrAlreadyAnswered, back)
 			return
@@ -155,23 +155,22 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusConflict, "this question set is no longer waiting (it was answered, or the session went on); reload the page")
 		return
 	}
-	if run == nil || !run.running {
-		// Another process holding the journal (the run itself, or a resume
-		// at a terminal) would make ours fail: say so now instead.
-		held, err := in.store.Open(id)
-		if err != nil {
-			refuse(w, http.StatusConflict, "nothing was sent: "+ask.Display(err.Error()))
-			return
-		}
-		held.Close()
+	if (run == nil || !run.running) && in.store.InUse(id) {
+		// The run itself, or a resume at a terminal, holds the journal:
+		// ours would fail, so say so now.
+		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
+			" (it is running, or asking this question there now); answer it there, or here once it stops waiting")
+		return
 	}
-	answers, err := answersFromForm(*req, r.PostForm, time.Now())
+	// Only the questions still unanswered are asked again (a set answered
+	// in parts); set.Request holds those.
+	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
-		err = in.runs.submit(id, sess.Path(), *req, sess.State.AskedAt[req.ID], answers)
+		err = in.runs.submit(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key)
 	if !ok {
-		v = in.openCard(id, *req, sess.State.AskedAt[req.ID])
+		v = in.openCard(id, set.Request, set.AskedAt)
 	}
 	submitted(w, r, v, err, back)
 }

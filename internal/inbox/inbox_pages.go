@@ -19,8 +19,8 @@ const (
 
 // sessionRow is one session in the inbox's list.
 type sessionRow struct {
-	ID, Href, Prompt    string
-	Status, StatusClass string
+	ID, Href, Prompt, Where string
+	Status, StatusClass     string
 	// Who says who waits: the agent, sub-agents.
 	Who string
 	// Since is when it started waiting (waiting sessions) or was last
@@ -30,6 +30,8 @@ type sessionRow struct {
 	Sets     int
 	Headers  []string
 	Resuming bool
+	// Busy: another process holds the session (it runs, or asks there).
+	Busy bool
 }
 
 type homeData struct {
@@ -47,21 +49,21 @@ func (in *Inbox) home() (homeData, error) {
 	now := time.Now()
 	data := homeData{Dir: in.store.Dir}
 	for _, sum := range list {
-		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: clipText(ask.Display(sum.FirstPrompt), maxPromptChars),
+		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd),
 			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated}
 		if run := in.runs.state(sum.ID); run != nil && run.running {
 			row.Resuming, row.Status, row.StatusClass = true, "resuming", "resuming"
+		} else if sum.InUse {
+			row.Busy = true
 		}
 		if sum.Err != "" {
 			row.Prompt = "damaged: " + clipText(ask.Display(sum.Err), maxPromptChars)
 		}
-		if sum.Pending > 0 && sum.Err == "" {
-			if sess, err := in.store.Load(sum.ID); err == nil && len(sess.State.PendingQuestions()) > 0 {
-				waitingRow(&row, sess)
-				row.Age = ago(now, row.Since)
-				data.Waiting = append(data.Waiting, row)
-				continue
-			}
+		if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
+			waitingRow(&row, sum.Questions)
+			row.Age = ago(now, row.Since)
+			data.Waiting = append(data.Waiting, row)
+			continue
 		}
 		row.Age = ago(now, row.Since)
 		if len(data.Others) == maxOtherSessions {
@@ -74,27 +76,24 @@ func (in *Inbox) home() (homeData, error) {
 }
 
 // waitingRow fills in what a waiting session waits on: the sets, their
-// headers, who asks, and since when.
-func waitingRow(row *sessionRow, sess *session.Session) {
+// headers, who asks, and since when (the set waiting longest).
+func waitingRow(row *sessionRow, sets []session.Waiting) {
 	var agents []string
 	mainAgent := false
 	row.Since = time.Time{}
-	for _, req := range sess.State.PendingQuestions() {
+	for _, w := range sets {
 		row.Sets++
-		for _, q := range req.Questions {
-			row.Headers = append(row.Headers, ask.Display(q.Header))
+		for _, h := range w.Headers {
+			row.Headers = append(row.Headers, ask.Display(h))
 		}
-		if req.Agent == "" {
+		if w.Agent == "" {
 			mainAgent = true
-		} else if a := ask.Display(req.Agent); !slices.Contains(agents, a) {
+		} else if a := ask.Display(w.Agent); !slices.Contains(agents, a) {
 			agents = append(agents, a)
 		}
-		if at, ok := sess.State.AskedAt[req.ID]; ok && (row.Since.IsZero() || at.Before(row.Since)) {
-			row.Since = at
+		if !w.AskedAt.IsZero() && (row.Since.IsZero() || w.AskedAt.Before(row.Since)) {
+			row.Since = w.AskedAt
 		}
-	}
-	if row.Since.IsZero() {
-		row.Since = sess.Updated
 	}
 	var who []string
 	if mainAgent {
@@ -118,13 +117,13 @@ func statusClass(status string) string {
 
 // sessionData is a session's page.
 type sessionData struct {
-	ID, Prompt, Status, StatusClass, Model string
-	Created, Updated                       time.Time
-	Cards                                  []cardView
-	Open                                   int
-	Run                                    *runView
-	Result                                 string
-	Transcript                             []entryView
+	ID, Prompt, Where, Status, StatusClass, Model string
+	Created, Updated                              time.Time
+	Cards                                         []cardView
+	Open                                          int
+	Run                                           *runView
+	Result                                        string
+	Transcript                                    []entryView
 }
 
 type runView struct {
@@ -140,20 +139,31 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := sess.Summary()
 	id := sess.Meta.ID
-	d := sessionData{ID: id, Prompt: ask.DisplayBlock(sum.FirstPrompt), Status: sum.Status, StatusClass: statusClass(sum.Status),
-		Model: ask.Display(sess.Meta.Model), Created: sess.Meta.Created, Updated: sess.Updated,
-		Transcript: transcript(sess.State.Messages)}
+	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
+		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
+		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
+	if sum.CancelReason != "" {
+		d.Status += ": " + ask.Display(sum.CancelReason)
+	}
 	run := in.runs.state(id)
+	busy := (run == nil || !run.running) && in.store.InUse(id)
 	pending := map[string]bool{}
-	for _, req := range sess.State.PendingQuestions() {
-		key := setKey(req.ID)
+	for _, w := range sess.Waiting() {
+		key := setKey(w.ID)
 		pending[key] = true
 		if v, ok := in.sentCard(id, run, key); ok && v.State == stateSent {
 			d.Cards = append(d.Cards, v)
 			continue
 		}
-		d.Cards = append(d.Cards, in.openCard(id, req, sess.State.AskedAt[req.ID]))
-		d.Open++
+		v := in.openCard(id, w.Request, w.AskedAt)
+		if busy {
+			// Its own process asks it now: answered here, the answer
+			// could not reach the session.
+			v.State, v.Note = stateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
+		} else {
+			d.Open++
+		}
+		d.Cards = append(d.Cards, v)
 	}
 	if run != nil {
 		for i := len(run.sent) - 1; i >= 0; i-- {
@@ -172,7 +182,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 			d.Run.Status = "askuser resume ended: " + run.ended + "."
 		}
 	}
-	if sum.Status == "finished" {
+	if sum.Status == session.StatusFinished {
 		d.Result = lastText(sess.State.Messages)
 	}
 	writePage(w, r, pageData{Title: "askuser: session " + id, Heading: "Session", Fragment: "/s/" + id + "/fragment"}, "session", d)

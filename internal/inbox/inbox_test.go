@@ -214,6 +214,12 @@ func TestInboxSessionInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
+	page := g.get("/s/" + id).Body.String()
+	mustContain(t, page, `data-state="busy"`, "Asked right now by the askuser process that runs this session")
+	if strings.Contains(page, "<form") {
+		t.Error("a session its own process is asking offers a form")
+	}
+	mustContain(t, g.get("/").Body.String(), "asking in its own process")
 	res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}})
 	if res.Code != http.StatusConflict || !strings.Contains(res.Body.String(), "in use by another askuser process") {
 		t.Errorf("status %d, %s", res.Code, res.Body)
@@ -253,4 +259,33 @@ func TestInboxWatchesStateDir(t *testing.T) {
 	if v, _, _ := g.in.srv.hub.watch(); v == v0 {
 		t.Error("version did not change")
 	}
+}
+
+// A set answered in parts (some of its questions at the terminal, say)
+// asks only the rest, on the page and in what goes to askuser resume.
+func TestInboxPartlyAnsweredSet(t *testing.T) {
+	g := newInboxRig(t)
+	id := g.waiting("Add auth", authSet("toolu_1"))
+	s, err := g.store.Open(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := ask.Selection(authSet("toolu_1").Questions[0], []string{"JWT"}, "", ask.SourcePerson)
+	if err := s.Partial("toolu_1", []ask.Answer{first}, []int{0}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	page := g.get("/s/" + id).Body.String()
+	if strings.Contains(page, "Which authentication method") && strings.Contains(page, `name="q1"`) {
+		t.Error("the card asks the question answered already")
+	}
+	mustContain(t, page, `<span class="chip">Providers</span>`, `type="checkbox" name="q0" value="1">`)
+	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"1"}}); res.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", res.Code, res.Body)
+	}
+	want := `{"id":"toolu_1","source":"person","answers":[{"question":"Which OAuth providers should we support?","selectedOptions":["GitHub"]}]}` + "\n"
+	if got := g.stdin(1); got != want {
+		t.Errorf("askuser resume was given\n%s\nwant\n%s", got, want)
+	}
+	g.release(1)
 }

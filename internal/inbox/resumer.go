@@ -7,15 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 )
 
-// logName is the file beside a session where the inbox keeps what its
-// resumes printed: sessions/<id>.d/serve.log.
+// logName is the file in a session's side directory (session.Store.SideDir)
+// where the inbox keeps what its resumes printed: sessions/<id>.d/serve.log.
 const logName = "serve.log"
 
 // resumer hands answers given on the page to askuser resume, one process
@@ -56,16 +55,16 @@ func newResumer(cmd func(string) *exec.Cmd, describe func(int) string, h *hub) *
 	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, runs: map[string]*sessionRun{}}
 }
 
-// submit queues the answers to req (asked at askedAt) for session id,
-// whose journal is at journal, and starts askuser resume unless one is
-// running for it. It returns ErrAlreadyAnswered when an answer to req is
+// submit queues the answers to req (asked at askedAt) for session id and
+// starts askuser resume unless one is running for it; what it prints goes
+// to logPath. It returns ErrAlreadyAnswered when an answer to req is
 // already on its way.
-func (r *resumer) submit(id, journal string, req ask.Request, askedAt time.Time, answers []ask.Answer) error {
+func (r *resumer) submit(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.runs[id]
 	if run == nil {
-		run = &sessionRun{log: filepath.Join(strings.TrimSuffix(journal, ".jsonl")+".d", logName), sending: map[string]bool{}}
+		run = &sessionRun{log: logPath, sending: map[string]bool{}}
 		r.runs[id] = run
 	}
 	if run.sending[req.ID] {
