@@ -1,20 +1,17 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
-	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -141,6 +138,12 @@ func (c *chosen) waitsForSomeone() bool {
 // named together race: the first answer wins.
 func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (*chosen, error) {
 	names, why := s.names, ""
+	if names == nil && s.name != "" { // a spec made in code, not read from flags
+		var err error
+		if names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case len(names) > 0:
 		why = "chosen with " + s.nameFrom
@@ -230,21 +233,12 @@ func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, st
 
 // buildWeb serves the question card and says where, on stderr.
 func (c *chosen) buildWeb(s frontendSpec, ios *iostreams.IOStreams) (ask.Frontend, error) {
-	b := inbox.NewBroker()
-	srv, err := inbox.NewCard(b, inbox.Options{Listen: s.listen, Warn: ios.ErrOut})
-	if errors.Is(err, inbox.ErrListenAddress) {
-		return nil, withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
-	} else if err != nil {
-		return nil, fmt.Errorf("--frontend web: %w", err)
+	b, srv, err := startCard(s.listen, ios.ErrOut)
+	if err != nil {
+		return nil, err
 	}
 	c.url = srv.URL()
-	fmt.Fprintf(ios.ErrOut, "askuser: answer in a browser: %s\n", c.url)
-	c.onClose(func() {
-		// Let an answer's own request finish: the page shows it answered.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		_ = srv.Close(ctx)
-	})
+	c.onClose(func() { closeCard(srv) })
 	return b, nil
 }
 
