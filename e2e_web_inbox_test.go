@@ -4,6 +4,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -211,5 +214,59 @@ func TestWebListWithoutTerminal(t *testing.T) {
 	none := startAskuser(t, nil, "ask", "testdata/questions/auth.json", "--frontend", "survey")
 	if code := none.exit(t); code != 4 {
 		t.Errorf("survey alone without a terminal: exit %d, want 4", code)
+	}
+}
+
+// TestWebMCP asks through askuser mcp --frontend web: a host's
+// AskUserQuestion call becomes a card, and the answer given on the page is
+// the tool's result.
+func TestWebMCP(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(askuserBin(), "mcp", "--frontend", "web")
+	cmd.Env = append(os.Environ(), "ASKUSER_STATE_DIR="+t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	questions, _ := os.ReadFile(filepath.Join(repoRoot(t), "testdata/questions/auth.json"))
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + string(bytes.TrimSpace(questions)) + `}}`,
+	} {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pageURL string
+	for deadline := time.Now().Add(waitLimit); pageURL == ""; time.Sleep(10 * time.Millisecond) {
+		if pageURL = urlPattern.FindString(stderr.String()); pageURL == "" && time.Now().After(deadline) {
+			t.Fatalf("no URL on stderr: %s", stderr)
+		}
+	}
+	webAnswer(t, pageURL, url.Values{"q0": {"1"}, "q1": {"0", "1"}})
+	dec := json.NewDecoder(stdout)
+	for {
+		var msg struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
+		}
+		if err := dec.Decode(&msg); err != nil {
+			t.Fatalf("reading MCP: %v\nstderr: %s", err, stderr)
+		}
+		if msg.ID != 2 {
+			continue
+		}
+		if len(msg.Result.Content) == 0 || msg.Result.Content[0].Text != strings.TrimSuffix(wantAuthJWT, "\n") {
+			t.Errorf("the tool result is %+v, want\n%s", msg.Result, wantAuthJWT)
+		}
+		return
 	}
 }

@@ -160,16 +160,19 @@ func webAnswer(t *testing.T, pageURL string, form url.Values) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	res, err := c.Get(pageURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	action := regexp.MustCompile(`action="([^"]+)"`).FindSubmatch(body)
-	csrf := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindSubmatch(body)
-	if action == nil || csrf == nil {
-		t.Fatalf("no form on the page:\n%s", body)
+	var action, csrf [][]byte
+	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
+		res, err := c.Get(pageURL) // the first visit sets the cookie; later ones wait for the card
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		action = regexp.MustCompile(`action="([^"]+)"`).FindSubmatch(body)
+		csrf = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindSubmatch(body)
+		if action == nil && time.Now().After(deadline) {
+			t.Fatalf("no form on the page:\n%s", body)
+		}
 	}
 	form.Set("csrf", string(csrf[1]))
 	u, _ := url.Parse(pageURL)
@@ -177,7 +180,8 @@ func webAnswer(t *testing.T, pageURL string, form url.Values) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	req.Header.Set("X-Askuser-Fetch", "1")
-	if res, err = c.Do(req); err != nil {
+	res, err := c.Do(req)
+	if err != nil {
 		t.Fatal(err)
 	}
 	res.Body.Close()
