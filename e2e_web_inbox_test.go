@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -105,26 +106,34 @@ func TestWebRunLive(t *testing.T) {
 	}
 }
 
-// TestWebInbox makes a run stop waiting (the prompt came on stdin), opens
-// askuser serve at a phone's width, answers the session there, and sees
-// it finish on the page with the person's answer, given later.
+// TestWebInbox is the issue's "done when": a headless run stops to wait
+// (its prompt came on stdin); its notification links to the session's
+// page in askuser serve; a person opens it at a phone's width, taps the
+// answers, and sees the session finish with them, marked as a person's.
+// Then the inbox lists it as finished, with its transcript.
 func TestWebInbox(t *testing.T) {
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state")
 	env := []string{"ASKUSER_STATE_DIR=" + state}
-	run := exec.Command(askuserBin(), "run", "-p", "--script", "testdata/auth-demo.yaml")
+	began := time.Now()
+	p := startAskuser(t, env, "serve")
+	inboxURL := p.url(t)
+	notified := filepath.Join(t.TempDir(), "notified")
+	run := exec.Command(askuserBin(), "run", "-p", "--script", "testdata/auth-demo.yaml",
+		"--notify-cmd", `printf '%s' "$ASKUSER_INBOX_URL" > '`+notified+`'`)
 	run.Dir, run.Env = repoRoot(t), append(os.Environ(), env...)
 	run.Stdin = strings.NewReader("Add authentication to my app\n")
 	if out, err := run.CombinedOutput(); run.ProcessState.ExitCode() != 6 {
 		t.Fatalf("the run should stop to wait (exit 6): %v\n%s", err, out)
 	}
-	began := time.Now()
-	p := startAskuser(t, env, "serve")
+	link, _ := os.ReadFile(notified)
+	base, _, _ := strings.Cut(inboxURL, "?")
+	if !regexp.MustCompile(`^` + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36}\?token=[0-9a-f]{32}$`).Match(link) {
+		t.Fatalf("the notification links to %q, want the session's page in the inbox at %s", link, inboxURL)
+	}
 	ctx := newBrowser(t, 390, 844)
 	err := chromedp.Do(ctx,
-		chromedp.Navigate(p.url(t)),
-		chromedp.WaitVisible(css(`#waiting a.session`)),
-		chromedp.Click(css(`#waiting a.session`)),
+		chromedp.Navigate(string(link)),
 		chromedp.WaitVisible(css(`form.set`)),
 		chromedp.Click(css(`input[name="q0"][value="1"]`)),
 		chromedp.Click(css(`input[name="q1"][value="0"]`)),
@@ -142,14 +151,20 @@ func TestWebInbox(t *testing.T) {
 		}
 	}
 	t.Logf("inbox: answered and finished in %s (serve start to result on the page)", time.Since(began).Round(time.Millisecond))
+	err = chromedp.Do(ctx, chromedp.Click(css(`#summary a[href="/"]`)), chromedp.WaitVisible(css(`#others a.session`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, _ := chromedp.Run(ctx, chromedp.Text(css(`#others`)))
+	if !strings.Contains(listed, "Add authentication to my app") || !strings.Contains(listed, "finished") {
+		t.Errorf("the inbox lists:\n%s", listed)
+	}
 	_ = p.cmd.Process.Signal(syscall.SIGINT)
 	if code := p.exit(t); code != 0 {
 		t.Errorf("serve after Ctrl+C: exit %d, want 0\n%s", code, p.stderr)
 	}
-	sessions := exec.Command(askuserBin(), "sessions")
-	sessions.Env = append(os.Environ(), env...)
-	if out, _ := sessions.Output(); !strings.Contains(string(out), " finished ") {
-		t.Errorf("askuser sessions after the answer:\n%s", out)
+	if _, err := os.Stat(filepath.Join(state, "serve.url")); !os.IsNotExist(err) {
+		t.Errorf("serve left its address behind after stopping (%v)", err)
 	}
 	logs, _ := filepath.Glob(filepath.Join(state, "sessions", "*.d", "serve.log"))
 	if len(logs) != 1 {

@@ -164,7 +164,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	if r.o.frontendSpec.verbose {
 		fmt.Fprintf(r.e.ios.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.name, ch.why)
 	}
-	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut, url: ch.url}
+	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut, url: ch.url, stateDir: r.store.Dir}
 	w := &watched{inner: ch.fe, waitsForSomeone: ch.waitsForSomeone(), notify: r.notify, lastInput: time.Now()}
 	if ch.name == feSurvey && r.o.bell != "never" && ch.tty != nil {
 		w.bell = ch.tty

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -54,6 +57,8 @@ func runServe(c *cli.Context, e *env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	forget := leaveAddress(store.Dir, in.URL(), e.ios.ErrOut)
+	defer forget()
 	<-c.Context.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
@@ -95,4 +100,47 @@ func describeExit(code int) string {
 		}
 	}
 	return fmt.Sprintf("exit %d", code)
+}
+
+// serveURLFile is where askuser serve leaves its address, token included,
+// in the state directory it serves: a run's --notify-cmd then links to the
+// session's page (ASKUSER_INBOX_URL). It is the user's own (0600), like
+// the sessions beside it, which the token guards no more than the file.
+const serveURLFile = "serve.url"
+
+// leaveAddress writes the inbox's URL for runs to find, and returns what
+// takes it away again: only while it is still this inbox's.
+func leaveAddress(stateDir, address string, errOut io.Writer) func() {
+	path := filepath.Join(stateDir, serveURLFile)
+	err := os.MkdirAll(stateDir, 0o700)
+	if err == nil {
+		err = os.WriteFile(path, []byte(address+"\n"), 0o600)
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
+		return func() {}
+	}
+	return func() {
+		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == address {
+			os.Remove(path)
+		}
+	}
+}
+
+// inboxURL is the page of session id in the askuser serve that serves
+// stateDir, token included, or "" when none does.
+func inboxURL(stateDir, id string) string {
+	if stateDir == "" || id == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(stateDir, serveURLFile))
+	if err != nil {
+		return ""
+	}
+	u, err := url.Parse(strings.TrimSpace(string(b)))
+	if err != nil || u.Scheme != "http" || u.Query().Get("token") == "" {
+		return ""
+	}
+	u.Path = "/s/" + id
+	return u.String()
 }
