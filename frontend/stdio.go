@@ -32,6 +32,17 @@ type StdioConfig struct {
 	MaxLineBytes int
 	// SessionID, when set, is added as "session_id" to question lines.
 	SessionID string
+	// SuspendAtEnd defers a set that In ended before answering (an error
+	// wrapping ask.ErrDeferred, for askuser resume) instead of failing it
+	// with ask.ErrNoAnswer: a program that answers the sets it can and
+	// closes its end keeps the others pending (askuser serve does).
+	SuspendAtEnd bool
+	// HoldForLaterSets keeps an answer line that names a set not open (yet)
+	// for when that set is asked, even after In ends, instead of refusing
+	// it. A resumed run asks its pending sets again, all at once and in no
+	// fixed order, so a program that writes the answers it has straight
+	// away (askuser serve) may name a set a moment before it opens.
+	HoldForLaterSets bool
 }
 
 // Stdio is the JSON-lines frontend: it writes each question set as one

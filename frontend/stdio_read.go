@@ -94,9 +94,10 @@ func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 }
 
 // applyLocked answers an open set with l, or keeps l for the next set
-// when none is open.
+// when none is open (with HoldForLaterSets, also when the set it names is
+// not open).
 func (s *Stdio) applyLocked(l inLine) *lineErr {
-	if len(s.sets) == 0 {
+	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && l.id != "" && s.findSetLocked(l.id) == nil) {
 		s.queued = append(s.queued, l)
 		return nil
 	}
@@ -136,6 +137,9 @@ func (s *Stdio) closedErr(set *openSet) error {
 		headers[i] = ask.Display(q.Header)
 	}
 	what := fmt.Sprintf("question set %s (%s)", set.req.ID, strings.Join(headers, ", "))
+	if errors.Is(s.readErr, io.EOF) && s.cfg.SuspendAtEnd {
+		return fmt.Errorf("%w: %s closed before %s was answered (--on-unanswered suspend)", ask.ErrDeferred, s.name(), what)
+	}
 	if errors.Is(s.readErr, io.EOF) {
 		return fmt.Errorf("%w: %s closed before %s was answered; send a line such as %s",
 			ask.ErrNoAnswer, s.name(), what, exampleLine(set.req, false))

@@ -99,6 +99,11 @@ func TestImportRules(t *testing.T) {
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
 	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	// The web side is wired in by the command line alone.
+	only(t, files, module+"/internal/inbox", "internal/cli/")
+	// chromedp drives the browser tests only: no file of the binary imports
+	// it, so it is never linked into askuser.
+	only(t, files, "github.com/chromedp")
 	// Provider SDKs are the providers' business.
 	only(t, files, "github.com/anthropics/anthropic-sdk-go", "agentloop/anthropic.go", "agentloop/anthropic_stream.go", "agentloop/provider/")
 	only(t, files, "github.com/openai/openai-go", "agentloop/openai.go", "agentloop/openai_stream.go", "agentloop/provider/")

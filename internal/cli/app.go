@@ -89,6 +89,7 @@ func newApp(e *env) *cli.App {
 			resumeCommand(e),
 			sessionsCommand(e),
 			cancelCommand(e),
+			serveCommand(e),
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
@@ -188,6 +189,10 @@ var examples = map[string][]string{
 	"cancel": {
 		"askuser cancel 3f2a9c1e --reason \"no longer needed\"",
 		"askuser cancel 3f2a9c1e",
+	},
+	"serve": {
+		"askuser serve                                  # the inbox of waiting questions, on 127.0.0.1",
+		"askuser serve --listen 0.0.0.0:8080            # reachable from a phone; the token is still needed",
 	},
 	"mcp": {
 		"claude mcp add --scope user askuser -- askuser mcp",

@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -25,7 +26,7 @@ const feElicit = "elicit"
 func bridgeFlags(elicit bool) []cli.Flag {
 	usage := "how to ask: survey (a prompt on the terminal, /dev/tty), file (answers file), auto (recommended option; never approves a tool)"
 	if elicit {
-		usage += ", elicit (the MCP host's own form)"
+		usage += ", elicit (the MCP host's own form), web (a page in a browser; --listen ADDR)"
 	}
 	flags := []cli.Flag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: usage + " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"}}
 	for _, f := range frontendFlags() {
@@ -56,6 +57,9 @@ type bridgeAsker struct {
 	// at a time.
 	terminal chan struct{}
 	log      io.Writer
+	// web is the card's broker under --frontend web (askuser mcp).
+	web       *inbox.Broker
+	webServer *inbox.Server
 }
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
@@ -71,6 +75,11 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
+	if spec.name == feWeb {
+		if b.web, b.webServer, err = startCard(spec.listen, e.ios.ErrOut); err != nil {
+			return nil, nil, err
+		}
+	}
 	var rules *approval.Policy
 	if spec.answers != "" {
 		b.file, rules, b.fileErr = loadAnswersWithApprovals(spec.answers)
@@ -88,15 +97,21 @@ func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	switch {
-	case s.name == "", s.name == feSurvey, s.name == feFile, s.name == feAuto, s.name == feElicit && elicit:
+	case s.name == "", s.name == feSurvey, s.name == feFile, s.name == feAuto, (s.name == feElicit || s.name == feWeb) && elicit:
 	case s.name == feStdio:
 		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
 	default:
 		names := "survey, file or auto"
 		if elicit {
-			names = "survey, file, auto or elicit"
+			names = "survey, file, auto, elicit or web"
 		}
 		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, names)
+	}
+	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
+		if !elicit {
+			return s, usageErrorf("--listen is for the web page, which askuser hook does not serve; askuser mcp --frontend web does")
+		}
+		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
 	s.answers, s.answersFrom = flagOrEnv(c, e, "answers", "ASKUSER_ANSWERS")
 	if s.name == feFile && s.answers == "" {
@@ -156,6 +171,8 @@ func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Fron
 		return b.file, nothing, nil
 	case feAuto:
 		return frontend.Auto{}, nothing, nil
+	case feWeb:
+		return b.web, nothing, nil
 	}
 	return b.survey(ctx)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,15 +21,17 @@ const (
 	feStdio  = "stdio"
 	feFile   = "file"
 	feAuto   = "auto"
+	feWeb    = "web"
 )
 
 // frontendFlags are the flags that choose how questions are asked; ask,
 // run and resume share them.
 func frontendFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option) (env ASKUSER_FRONTEND)"},
+		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
+		&cli.StringFlag{Name: "listen", Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
-		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
+		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
 		&cli.BoolFlag{Name: "plain", Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
 	}
@@ -35,7 +39,10 @@ func frontendFlags() []cli.Flag {
 
 // frontendSpec is the frontend the flags and environment ask for.
 type frontendSpec struct {
+	// name is the frontend, or a comma list of them (names).
 	name, nameFrom       string
+	names                []string
+	listen               string
 	answers, answersFrom string
 	unanswered           ask.Policy // "" = the file's own setting
 	verbose              bool
@@ -48,13 +55,16 @@ func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 		s.plain = true
 	}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
-	switch s.name {
-	case "", feSurvey, feStdio, feFile, feAuto:
-	default:
-		return s, usageErrorf("%s: %q is not a frontend; use survey, stdio, file or auto", s.nameFrom, s.name)
+	var err error
+	if s.names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
+		return s, err
+	}
+	s.listen = c.String("listen")
+	if s.listen != "" && !slices.Contains(s.names, feWeb) {
+		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
 	s.answers, s.answersFrom = flagOrEnv(c, e, "answers", "ASKUSER_ANSWERS")
-	if s.name == feFile && s.answers == "" {
+	if slices.Contains(s.names, feFile) && s.answers == "" {
 		return s, usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
 	}
 	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
@@ -79,53 +89,130 @@ func flagOrEnv(c *cli.Context, e *env, flag, envVar string) (value, from string)
 	return "", ""
 }
 
+// parseFrontendList reads --frontend: one name, or a comma list of
+// different names that are offered together (a frontend.Race).
+func parseFrontendList(from, value string) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	names := strings.Split(value, ",")
+	for i, n := range names {
+		n = strings.TrimSpace(n)
+		names[i] = n
+		switch n {
+		case feSurvey, feStdio, feFile, feWeb:
+		case feAuto:
+			if len(names) > 1 {
+				return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
+			}
+		default:
+			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto or web, or a comma list such as web,survey", from, n)
+		}
+		if slices.Contains(names[:i], n) {
+			return nil, usageErrorf("%s: %s is listed twice", from, n)
+		}
+	}
+	return names, nil
+}
+
 // chosen is a built frontend with the reason it was picked.
 type chosen struct {
 	name, why string
 	fe        ask.Frontend
-	stdio     *frontend.Stdio // set when name is stdio
-	tty       *os.File        // the terminal drawn on, when name is survey
-	close     func()
+	stdio     *frontend.Stdio // set when stdio is (one of) the frontends
+	tty       *os.File        // the terminal drawn on, when survey is
+	// url is the web page's, token included, when web is one of them.
+	url     string
+	members []string
+	close   func()
 	// rules are the approval rules of the answers file, when one was read.
 	rules *approval.Policy
+}
+
+// waitsForSomeone reports whether the frontend waits for a person or a
+// program (terminal, JSON lines, web page), rather than answering at once.
+func (c *chosen) waitsForSomeone() bool {
+	return slices.ContainsFunc(c.members, func(n string) bool { return n == feSurvey || n == feStdio || n == feWeb })
 }
 
 // chooseFrontend is the one place that decides how to ask: an explicit
 // --frontend (or ASKUSER_FRONTEND) wins; else an answers file selects
 // file; else a terminal on stdin selects survey; else a pipe or file on
 // stdin selects stdio, configured as given (its In may be the rest of
-// standard input after a question set read from it).
+// standard input after a question set read from it). Several frontends
+// named together race: the first answer wins.
 func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (*chosen, error) {
-	name, why := s.name, ""
+	names, why := s.names, ""
+	if names == nil && s.name != "" { // a spec made in code, not read from flags
+		var err error
+		if names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
+			return nil, err
+		}
+	}
 	switch {
-	case name != "":
+	case len(names) > 0:
 		why = "chosen with " + s.nameFrom
 	case s.answers != "":
-		name, why = feFile, "an answers file was given with "+s.answersFrom
+		names, why = []string{feFile}, "an answers file was given with "+s.answersFrom
 	case ios.CanPrompt():
-		name, why = feSurvey, "standard input is a terminal"
+		names, why = []string{feSurvey}, "standard input is a terminal"
 	case ios.InKind() == iostreams.InPipe:
-		name, why = feStdio, "standard input is a pipe or file, so answers are read from it as JSON lines"
+		names, why = []string{feStdio}, "standard input is a pipe or file, so answers are read from it as JSON lines"
 	default:
 		return nil, withCode(ExitNoAnswer, fmt.Errorf("no way to ask: standard input is %s and no answers file was given; "+
 			"give --answers FILE (an answers file), --frontend auto (take the recommended options), "+
-			"or pipe JSON-lines answers on standard input", ios.InKind()))
+			"--frontend web (a page in a browser), or pipe JSON-lines answers on standard input", ios.InKind()))
 	}
-	c := &chosen{name: name, why: why, close: func() {}}
+	c := &chosen{why: why, close: func() {}}
+	var racers []frontend.Racer
+	for _, name := range names {
+		fe, err := c.build(name, s, ios, stdio)
+		if err != nil && len(names) > 1 && exitCode(err) == ExitNoAnswer {
+			// One of several cannot ask here (no terminal): the others can.
+			c.why += "; " + name + " left out: " + err.Error()
+			continue
+		}
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+		racers = append(racers, frontend.Racer{Name: name, FE: fe})
+		c.members = append(c.members, name)
+	}
+	if len(racers) == 0 {
+		return nil, withCode(ExitNoAnswer, fmt.Errorf("none of the frontends can ask here: %s", strings.TrimPrefix(c.why, why+"; ")))
+	}
+	c.name = strings.Join(c.members, ",")
+	c.fe = racers[0].FE
+	if len(racers) > 1 {
+		c.fe = frontend.NewRace(racers...)
+	}
+	return c, nil
+}
+
+// build builds one frontend, keeping in c what the run needs of it and how
+// to close it.
+func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (ask.Frontend, error) {
 	switch name {
 	case feSurvey:
 		in, out, closeTTY, err := ios.Terminal()
 		if err != nil {
-			return nil, withCode(ExitNoAnswer, fmt.Errorf("%w; use --answers FILE, --frontend stdio or --frontend auto instead", err))
+			return nil, withCode(ExitNoAnswer, fmt.Errorf("%w; use --answers FILE, --frontend stdio, --frontend web or --frontend auto instead", err))
 		}
 		sv := frontend.NewSurvey(in, out)
 		color := ios.ColorAllowed() // it draws on a terminal, whatever stderr is
 		sv.Color = &color
 		sv.Plain = s.plain || ios.IsDumb()
-		c.fe, c.close, c.tty = sv, closeTTY, out
+		c.tty = out
+		c.onClose(closeTTY)
+		return sv, nil
 	case feStdio:
+		// Suspend is "answer what you can, keep the rest": answer lines may
+		// come before their set is asked again (askuser serve's resumes).
+		stdio.SuspendAtEnd = s.unanswered == ask.PolicySuspend
+		stdio.HoldForLaterSets = stdio.SuspendAtEnd
 		c.stdio = frontend.NewStdio(stdio)
-		c.fe = c.stdio
+		return c.stdio, nil
 	case feFile:
 		if s.answers == "" {
 			return nil, usageErrorf("the file frontend needs --answers FILE")
@@ -143,9 +230,26 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 		if c.rules, err = fileRules(f); err != nil {
 			return nil, err
 		}
-		c.fe = f
-	case feAuto:
-		c.fe = frontend.Auto{}
+		return f, nil
+	case feWeb:
+		return c.buildWeb(s, ios)
 	}
-	return c, nil
+	return frontend.Auto{}, nil
+}
+
+// buildWeb serves the question card and says where, on stderr.
+func (c *chosen) buildWeb(s frontendSpec, ios *iostreams.IOStreams) (ask.Frontend, error) {
+	b, srv, err := startCard(s.listen, ios.ErrOut)
+	if err != nil {
+		return nil, err
+	}
+	c.url = srv.URL()
+	c.onClose(func() { closeCard(srv) })
+	return b, nil
+}
+
+// onClose adds f to what close does, last added first closed.
+func (c *chosen) onClose(f func()) {
+	prev := c.close
+	c.close = func() { f(); prev() }
 }

@@ -38,7 +38,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "schema", "mcp", "hook", "demo", "completion", "help"}},
+		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "serve", "schema", "mcp", "hook", "demo", "completion", "help"}},
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"run", "--fro"}, []string{"--frontend"}},
@@ -59,7 +59,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"run", "--answers=x"}, []string{filesMarker}},
 		{[]string{"ask", ""}, []string{filesMarker}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
-		{[]string{"help", "se"}, []string{"sessions"}},
+		{[]string{"help", "se"}, []string{"sessions", "serve"}},
 		{[]string{"run", "--plain", ""}, nil},
 	} {
 		code, out, errOut := runIn(t, vars, append([]string{completeCommand}, tc.words...)...)

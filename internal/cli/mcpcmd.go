@@ -21,7 +21,8 @@ func mcpCommand(e *env) *cli.Command {
 
 Standard input and output carry MCP, so a person is asked on the terminal (/dev/tty) the
 host was started from; --answers FILE answers from a file (CI); --frontend elicit asks
-through the host's own form. When nobody can answer, the result says so and names the
+through the host's own form; --frontend web serves each question as a card on a page
+(the URL, with its token, on standard error). When nobody can answer, the result says so and names the
 questions; nothing is guessed. A waiting call reports progress every minute.
 
   claude mcp add --scope user askuser -- askuser mcp`,
@@ -38,6 +39,7 @@ func runMCP(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	defer asker.close()
 	// An explicit --ask-timeout bounds every call; otherwise a call the
 	// host cannot be heard from is bounded by the server.
 	unwatched := mcp.DefaultUnwatched

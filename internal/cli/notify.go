@@ -24,15 +24,21 @@ const notifyTimeout = 30 * time.Second
 type notifier struct {
 	cmd       string
 	sessionID string
-	errOut    io.Writer
-	wg        sync.WaitGroup
+	// url is the web page that answers, token included ("": none).
+	url string
+	// stateDir is where askuser serve leaves its address (inboxURL).
+	stateDir string
+	errOut   io.Writer
+	wg       sync.WaitGroup
 }
 
 // notify runs the command with the question line (package wire) on stdin,
 // the same line a JSON-lines reader gets, its text made safe to show: a
 // notification is read by a person. What is not part of the question line
 // is in the environment: ASKUSER_SESSION_ID, ASKUSER_QUESTION_ID,
-// ASKUSER_WAITING (why it waits) and ASKUSER_RESUME_COMMAND.
+// ASKUSER_WAITING (why it waits), ASKUSER_RESUME_COMMAND, ASKUSER_URL when
+// a web page answers (--frontend web), and ASKUSER_INBOX_URL, the
+// session's page in askuser serve, when it serves this state directory.
 func (n *notifier) notify(req ask.Request, waiting string) {
 	if n == nil || n.cmd == "" {
 		return
@@ -48,6 +54,12 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID,
 			"ASKUSER_WAITING="+waiting, "ASKUSER_RESUME_COMMAND="+resume)
+		if n.url != "" {
+			cmd.Env = append(cmd.Env, "ASKUSER_URL="+n.url)
+		}
+		if u := inboxURL(n.stateDir, n.sessionID); u != "" {
+			cmd.Env = append(cmd.Env, "ASKUSER_INBOX_URL="+u)
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {

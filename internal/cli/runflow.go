@@ -169,8 +169,8 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	if r.o.frontendSpec.verbose {
 		fmt.Fprintf(r.e.ios.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.name, ch.why)
 	}
-	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut}
-	w := &watched{inner: ch.fe, waitsForSomeone: ch.name == feSurvey || ch.name == feStdio, notify: r.notify, lastInput: time.Now()}
+	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut, url: ch.url, stateDir: r.store.Dir}
+	w := &watched{inner: ch.fe, waitsForSomeone: ch.waitsForSomeone(), notify: r.notify, lastInput: time.Now()}
 	if ch.name == feSurvey && r.o.bell != "never" && ch.tty != nil {
 		w.bell = ch.tty
 		if r.o.bell == "auto" {
@@ -182,7 +182,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		return err
 	}
 	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: r.rt.reg.Names(),
-		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.name == feStdio && r.o.protocolOut == nil, surveySummary: ch.name == feSurvey,
+		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.stdio != nil && r.o.protocolOut == nil, surveySummary: ch.name == feSurvey,
 		cost: newCostMeter(r.prov, r.sub)}
 	r.pr.watchTerminal(r.e.ios, r.o)
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: r.rt.reg, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,

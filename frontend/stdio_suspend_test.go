@@ -1,0 +1,65 @@
+package frontend
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// With SuspendAtEnd, the end of In answers what was sent and defers the
+// rest: askuser serve answers some of a session's sets and closes stdin,
+// and the others must stay pending rather than fail the run.
+func TestStdioSuspendAtEnd(t *testing.T) {
+	g := newRig(t, StdioConfig{SuspendAtEnd: true})
+	first := g.ask(context.Background(), oneQ("q1", "Color", "Red", "Blue"))
+	g.expectQuestion("q1")
+	second := g.ask(context.Background(), oneQ("q2", "Size", "Small", "Large"))
+	g.expectQuestion("q2")
+	g.send(`{"id":"q1","source":"person","answers":{"Color":"Blue"}}`)
+	checkSummary(t, answered(t, first), []string{"Color: Blue (person)"})
+	g.in.Close()
+	r := wait(t, second)
+	if !errors.Is(r.err, ask.ErrDeferred) || errors.Is(r.err, ask.ErrNoAnswer) {
+		t.Fatalf("unanswered set at the end of input: got %v, want ErrDeferred only", r.err)
+	}
+	want := "answer deferred: stdin closed before question set q2 (Size) was answered (--on-unanswered suspend)"
+	if r.err.Error() != want {
+		t.Errorf("error:\n got %s\nwant %s", r.err, want)
+	}
+}
+
+// A resumed run asks its sets again in no fixed order: with
+// HoldForLaterSets, a line for a set not open yet waits for it, even past
+// the end of input, where it would otherwise be refused.
+func TestStdioHoldForLaterSets(t *testing.T) {
+	g := newRig(t, StdioConfig{SuspendAtEnd: true, HoldForLaterSets: true})
+	first := g.ask(context.Background(), oneQ("q1", "Color", "Red", "Blue"))
+	g.expectQuestion("q1")
+	g.send(`{"id":"q2","source":"person","answers":{"Size":"Large"}}`, `{"id":"q3","source":"person","answers":{"Shape":"Round"}}`)
+	second := g.ask(context.Background(), oneQ("q2", "Size", "Small", "Large"))
+	g.expectQuestion("q2")
+	checkSummary(t, answered(t, second), []string{"Size: Large (person)"})
+	g.in.Close()
+	if r := wait(t, first); !errors.Is(r.err, ask.ErrDeferred) {
+		t.Errorf("q1, never answered: got %v, want ErrDeferred", r.err)
+	}
+	// Asked only after the end of input: the line kept for it answers it.
+	third, err := g.s.Ask(bounded(t), oneQ("q3", "Shape", "Round", "Square"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSummary(t, summary(t, third), []string{"Shape: Round (person)"})
+	g.expectQuestion("q3") // and no error line about the lines kept
+	g.noMoreOutput()
+
+	// Without it, the line for a set not open is refused, as before.
+	h := newRig(t, StdioConfig{})
+	h.askOpen(oneQ("q1", "Color", "Red", "Blue"))
+	h.send(`{"id":"q2","answers":{"Size":"Large"}}`)
+	if m := h.next(); m["type"] != "error" || !strings.Contains(m["error"].(string), `no open question set has id "q2"`) {
+		t.Errorf("got %v, want an error line", m)
+	}
+}

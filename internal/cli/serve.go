@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/internal/inbox"
+)
+
+func serveCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the inbox: every session waiting on a question, answered from a browser",
+		Description: `Serves a page, on 127.0.0.1 and a free port unless --listen says otherwise, listing
+every session in the state directory that waits on a question or an approval (newest
+first, with its prompt, how long it has waited and who waits), and the other sessions with
+their transcripts. The URL, with its token, is printed on standard error; nobody without
+the token can see or answer anything.
+
+Answering a set on the page records it as a person's answer, given later, and resumes the
+session in the background, as askuser resume would: askuser resume ID -p --frontend stdio
+--on-unanswered suspend, its output kept in sessions/ID.d/serve.log beside the session and
+shown on the session's page. Sets not answered yet stay pending. Ctrl+C stops serving; a
+resume under way goes on by itself.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
+			&cli.StringFlag{Name: "state-dir", Usage: "sessions are under `DIR` (env ASKUSER_STATE_DIR)"},
+		},
+		Action: func(c *cli.Context) error { return runServe(c, e) },
+	}
+}
+
+func runServe(c *cli.Context, e *env) error {
+	if c.NArg() > 0 {
+		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
+	}
+	store := sessionStore(c, e)
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
+	}
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit},
+		inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut})
+	if errors.Is(err, inbox.ErrListenAddress) {
+		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
+	} else if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	forget := leaveAddress(store.Dir, in.URL(), e.ios.ErrOut)
+	defer forget()
+	<-c.Context.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_ = in.Close(ctx)
+	if ids := in.Resuming(); len(ids) > 0 {
+		fmt.Fprintf(e.ios.ErrOut, "askuser: stopped serving; still resuming in the background: %s (see sessions/ID.d/serve.log)\n", strings.Join(ids, ", "))
+	} else {
+		fmt.Fprintln(e.ios.ErrOut, "askuser: stopped serving")
+	}
+	return nil
+}
+
+// resumeCommandFor is how the inbox resumes a session: this binary's
+// askuser resume, reading the person's answers as JSON lines and keeping
+// the sets it gets no answer for. The environment's frontend settings are
+// dropped, since the flags say how to ask, and so is ASKUSER_NOTIFY_CMD:
+// the JSON-lines frontend would notify about every set it is given, the
+// ones just answered on the page too, and the page shows new questions as
+// they come.
+func resumeCommandFor(exe, stateDir string) func(id string) *exec.Cmd {
+	return func(id string) *exec.Cmd {
+		cmd := exec.Command(exe, "resume", id, "--print", "--frontend", feStdio, "--on-unanswered", "suspend", "--state-dir", stateDir)
+		for _, kv := range os.Environ() {
+			switch name, _, _ := strings.Cut(kv, "="); name {
+			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
+			default:
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		return cmd
+	}
+}
+
+// describeExit words an exit code from the table, for the inbox's page.
+func describeExit(code int) string {
+	for _, x := range exitTable {
+		if x.code == code {
+			return fmt.Sprintf("exit %d, %s: %s", code, x.name, x.text)
+		}
+	}
+	return fmt.Sprintf("exit %d", code)
+}
+
+// serveURLFile is where askuser serve leaves its address, token included,
+// in the state directory it serves: a run's --notify-cmd then links to the
+// session's page (ASKUSER_INBOX_URL). It is the user's own (0600), like
+// the sessions beside it, which the token guards no more than the file.
+const serveURLFile = "serve.url"
+
+// leaveAddress writes the inbox's URL for runs to find, and returns what
+// takes it away again: only while it is still this inbox's.
+func leaveAddress(stateDir, address string, errOut io.Writer) func() {
+	path := filepath.Join(stateDir, serveURLFile)
+	err := os.MkdirAll(stateDir, 0o700)
+	if err == nil {
+		err = os.WriteFile(path, []byte(address+"\n"), 0o600)
+	}
+	if err != nil {
+		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
+		return func() {}
+	}
+	return func() {
+		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == address {
+			os.Remove(path)
+		}
+	}
+}
+
+// inboxURL is the page of session id in the askuser serve that serves
+// stateDir, token included, or "" when none does.
+func inboxURL(stateDir, id string) string {
+	if stateDir == "" || id == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(stateDir, serveURLFile))
+	if err != nil {
+		return ""
+	}
+	u, err := url.Parse(strings.TrimSpace(string(b)))
+	if err != nil || u.Scheme != "http" || u.Query().Get("token") == "" {
+		return ""
+	}
+	u.Path = "/s/" + id
+	return u.String()
+}

@@ -1,0 +1,32 @@
+// Package inbox is askuser's web side. It holds two things served the same
+// way: the question card of --frontend web (Broker, an ask.Frontend that
+// shows every open question set as a card on a page and waits for a person
+// to answer it there) and the inbox of askuser serve (Inbox, a page of every
+// session in the state directory that waits on a question or an approval,
+// answered by resuming the session in the background, as askuser resume
+// would). Pages are rendered by html/template from embedded templates, with
+// embedded CSS and JavaScript, and kept live by server-sent events.
+//
+// The card's server lives here rather than in package frontend: it is
+// mostly HTTP, templates and security, which frontend (ask and wire only)
+// should not carry, and the broker's state is exactly what the pages
+// render. internal/cli wires a Broker in as the frontend named web.
+//
+// Invariants:
+//   - Nobody without the token sees or answers anything. Every request
+//     carries the random token: in the URL askuser printed, which the first
+//     visit turns into an HttpOnly, SameSite=Strict cookie, compared in
+//     constant time. A loopback server also answers only to a loopback
+//     Host, so a DNS-rebound name cannot reach it.
+//   - A POST must also be same-origin (net/http's CrossOriginProtection:
+//     Sec-Fetch-Site, else Origin against Host) and carry the page's own
+//     form token, and its body is bounded (MaxBodyBytes).
+//   - Model text is made safe to show (ask.Display, ask.DisplayBlock) and
+//     then escaped by html/template. No page has inline script; the
+//     Content-Security-Policy allows only the embedded files.
+//   - A question set is answered once. A second answer gets "already
+//     answered", and nothing changes.
+//   - Answers are built by ask.Selection from the options the server holds,
+//     never from labels the browser sent, and carry ask.SourcePerson: a
+//     person chose them on the page.
+package inbox

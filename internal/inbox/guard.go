@@ -1,0 +1,162 @@
+package inbox
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// MaxBodyBytes bounds a POST body: four questions with Other text at its
+// cap (2,000 characters of up to 4 bytes each) fit with room to spare.
+const MaxBodyBytes = 64 << 10
+
+// maxHeaderBytes bounds a request's header.
+const maxHeaderBytes = 16 << 10
+
+// contentSecurityPolicy allows the embedded files and nothing else: no
+// inline script or style, no other origin, no framing.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// guard is the door of a Server: headers on every response, the token on
+// every request, and the checks of a POST (see the package invariants).
+type guard struct {
+	token string // in the printed URL, then the cookie
+	csrf  string // in every form
+	// cookie is the cookie's name. Cookies do not keep ports apart, so it
+	// names the port: two askuser pages on one host keep their own.
+	cookie   string
+	loopback bool
+	cross    *http.CrossOriginProtection
+}
+
+func newGuard(port string, loopback bool) *guard {
+	return &guard{token: randomToken(), csrf: randomToken(), cookie: "askuser_" + port, loopback: loopback,
+		cross: http.NewCrossOriginProtection()}
+}
+
+// randomToken returns 128 random bits in hex.
+func randomToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}
+
+// sameSecret compares a secret in constant time.
+func sameSecret(got, want string) bool {
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+func setHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Cache-Control", "no-store")
+}
+
+// wrap lets a request through to next only when it passes every check.
+func (g *guard) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setHeaders(w.Header())
+		if g.loopback && !loopbackHost(r.Host) {
+			refuse(w, http.StatusForbidden, "askuser serves this page on a loopback address only; open the URL askuser printed")
+			return
+		}
+		if !g.authorised(w, r) {
+			return
+		}
+		if r.Method == http.MethodPost && !g.postAllowed(w, r) {
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorised checks the token: in the query, where a first visit brings it
+// (it becomes the cookie, and a page is reloaded without it so the token
+// does not stay in the address bar or history), or in the cookie.
+func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
+	if q := r.URL.Query().Get("token"); q != "" {
+		if !sameSecret(q, g.token) {
+			refuse(w, http.StatusForbidden, "the token in this URL is wrong; open the URL askuser printed")
+			return false
+		}
+		http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		if r.Method == http.MethodGet {
+			http.Redirect(w, r, localPath(r.URL.Path), http.StatusSeeOther)
+			return false
+		}
+		return true
+	}
+	if c, err := r.Cookie(g.cookie); err == nil && sameSecret(c.Value, g.token) {
+		return true
+	}
+	refuse(w, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
+	return false
+}
+
+// localPath is path if it names a page of this server, else "/": a path
+// such as //example.com would send the browser to another host.
+func localPath(path string) string {
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\") {
+		return "/"
+	}
+	return path
+}
+
+// postAllowed checks a POST: same-origin, a form of bounded size, with
+// the page's form token.
+func (g *guard) postAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if err := g.cross.Check(r); err != nil {
+		refuse(w, http.StatusForbidden, "cross-origin request refused")
+		return false
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
+		refuse(w, http.StatusUnsupportedMediaType, "send the form as application/x-www-form-urlencoded")
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if err := r.ParseForm(); err != nil {
+		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
+			refuse(w, http.StatusRequestEntityTooLarge, "the form is larger than askuser accepts (64 KiB)")
+		} else {
+			refuse(w, http.StatusBadRequest, "the form could not be read")
+		}
+		return false
+	}
+	if !sameSecret(r.PostForm.Get("csrf"), g.csrf) {
+		refuse(w, http.StatusForbidden, "the form's token is missing or wrong; reload the page and answer again")
+		return false
+	}
+	return true
+}
+
+// refuse answers with a plain-text message.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write([]byte("askuser: " + msg + "\n"))
+}
+
+// loopbackHost reports whether a Host header names this machine by a
+// loopback address or as localhost.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,206 @@
+package inbox
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// templates are parsed on first use, not at start-up: every askuser
+// command links this package, and parsing takes about 1.6 ms, which only
+// a page should pay. A broken template fails every page test at once.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
+		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+	}).ParseFS(templateFS, "templates/*.tmpl"))
+})
+
+// ErrListenAddress marks a --listen value that is not an address.
+var ErrListenAddress = errors.New("bad listen address")
+
+// maxStreams bounds the event streams open at once: each holds a
+// connection and a goroutine.
+const maxStreams = 32
+
+// Options configure a Server.
+type Options struct {
+	// Listen is the address to serve on; "" is 127.0.0.1 and a free port.
+	Listen string
+	// Warn receives the warning a non-loopback address gets.
+	Warn io.Writer
+}
+
+// Server serves one kind of page (a Broker's cards, or the inbox) behind
+// the guard. Close stops it; pages still open are told to stop waiting.
+type Server struct {
+	guard   *guard
+	hub     *hub
+	mux     *http.ServeMux
+	http    *http.Server
+	ln      net.Listener
+	url     string
+	streams chan struct{}
+	now     func() time.Time
+}
+
+// newServer listens on opts.Listen and routes the assets and the event
+// stream; the caller adds its pages and then calls start.
+func newServer(opts Options, h *hub) (*Server, error) {
+	addr := opts.Listen
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %v; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, addr, err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	loopback := loopbackHost(host)
+	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
+		streams: make(chan struct{}, maxStreams), now: time.Now}
+	urlHost := host
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if urlHost, err = os.Hostname(); err != nil {
+			urlHost = "127.0.0.1"
+		}
+	}
+	s.url = "http://" + net.JoinHostPort(urlHost, port) + "/?token=" + s.guard.token
+	if !loopback && opts.Warn != nil {
+		fmt.Fprintf(opts.Warn, "askuser: warning: %s is not a loopback address: anyone who can reach port %s of this machine "+
+			"and has the token can see and answer the questions, and the page is plain HTTP, so the token crosses the network "+
+			"unencrypted; use it only on a network you trust\n", addr, port)
+	}
+	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
+	s.mux.HandleFunc("GET /events", s.events)
+	s.http = &http.Server{Handler: s.guard.wrap(s.mux), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
+	return s, nil
+}
+
+// start serves in the background.
+func (s *Server) start() {
+	go func() { _ = s.http.Serve(s.ln) }()
+}
+
+// URL is the address to open, token included.
+func (s *Server) URL() string { return s.url }
+
+// Handler is the server's handler, guard included (for tests).
+func (s *Server) Handler() http.Handler { return s.http.Handler }
+
+// Close tells open pages that askuser stopped, then stops serving,
+// letting requests under way finish until ctx ends.
+func (s *Server) Close(ctx context.Context) error {
+	s.hub.close()
+	return s.http.Shutdown(ctx)
+}
+
+// pageData is what the layout renders around a page's body.
+type pageData struct {
+	Title, Heading string
+	// Fragment is where the page fetches its body again when the event
+	// stream says something changed.
+	Fragment string
+	Body     template.HTML
+}
+
+// render executes the named template into a string of HTML. html/template
+// has escaped everything in it, so it may be put into the layout as is.
+func render(name string, data any) (template.HTML, error) {
+	var b bytes.Buffer
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+// writePage writes the named body inside the layout, or only the body when
+// the page's script fetches it again (isFetch).
+func writePage(w http.ResponseWriter, r *http.Request, layout pageData, name string, data any) {
+	body, err := render(name, data)
+	if err != nil {
+		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if isFetch(r) {
+		_, _ = io.WriteString(w, string(body))
+		return
+	}
+	layout.Body = body
+	var b bytes.Buffer
+	if err := templates().ExecuteTemplate(&b, "layout", layout); err != nil {
+		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
+		return
+	}
+	_, _ = w.Write(b.Bytes())
+}
+
+// isFetch reports whether the page's script made the request, so it wants
+// a piece of the page rather than a whole one or a redirect.
+func isFetch(r *http.Request) bool { return r.Header.Get("X-Askuser-Fetch") == "1" }
+
+// events is the event stream: "changed" whenever something on the page
+// changed (the page then fetches its body again), "bye" when askuser stops.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.streams <- struct{}{}:
+		defer func() { <-s.streams }()
+	default:
+		refuse(w, http.StatusServiceUnavailable, "too many pages are open at once; close some")
+		return
+	}
+	rc := http.NewResponseController(w)
+	// A stream outlives the server's timeouts.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	ping := time.NewTicker(25 * time.Second) // through proxies that close quiet connections
+	defer ping.Stop()
+	sent := ^uint64(0)
+	for {
+		v, next, closed := s.hub.watch()
+		if closed {
+			_, _ = io.WriteString(w, "event: bye\ndata: stopped\n\n")
+			_ = rc.Flush()
+			return
+		}
+		if v != sent {
+			sent = v
+			if _, err := fmt.Fprintf(w, "event: changed\ndata: %d\n\n", v); err != nil {
+				return
+			}
+			if rc.Flush() != nil {
+				return
+			}
+		}
+		select {
+		case <-next:
+		case <-ping.C:
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}

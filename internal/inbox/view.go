@@ -1,0 +1,141 @@
+package inbox
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+)
+
+// The views below are what the templates render. Every string in them that
+// came from a model has been through ask.Display or ask.DisplayBlock here;
+// html/template escapes it on the way out.
+
+// cardView is one question set on a page.
+type cardView struct {
+	Key string
+	// Action is where the form posts; CSRF is the page's form token.
+	Action, CSRF string
+	// Kind is the chip of the card: "Question", "Approval" or "Form".
+	Kind string
+	// Agent names the sub-agent that asks; "" is the main agent.
+	Agent     string
+	State     string
+	AskedAt   time.Time
+	ClosedAt  time.Time
+	Questions []questionView
+	Answers   []answerView
+	// Note says why a card closed without an answer, or what happened to
+	// an answer sent on (the inbox).
+	Note string
+	// Flash is said once, in the reply to a submission ("already
+	// answered").
+	Flash string
+}
+
+// Rev changes whenever the card must be drawn again: the page keeps a card
+// whose Rev is unchanged, with whatever the person has typed into it.
+func (v cardView) Rev() string { return v.State }
+
+// Open reports whether the card still takes an answer.
+func (v cardView) Open() bool { return v.State == stateOpen }
+
+type questionView struct {
+	Index            int
+	Name, OtherName  string
+	Header, Text     string
+	Multi            bool
+	Options          []optionView
+	OtherChecked     bool
+	RequiredSelected bool
+}
+
+type optionView struct {
+	Value              string
+	Label, Description string
+	Recommended        bool
+	Checked            bool
+}
+
+type answerView struct {
+	Header, Question string
+	Summary          string
+	Source           string
+}
+
+// kindLabel names a set's kind for its chip.
+func kindLabel(kind string) string {
+	switch kind {
+	case ask.KindApproval:
+		return "Approval"
+	case ask.KindElicitation:
+		return "Form"
+	}
+	return "Question"
+}
+
+// newCardView renders req as an open card: recommended options are
+// preselected (the first one of a single-select question).
+func newCardView(req ask.Request, key, action, csrf string, askedAt time.Time) cardView {
+	v := cardView{Key: key, Action: action, CSRF: csrf, Kind: kindLabel(req.Kind), Agent: ask.Display(req.Agent),
+		State: stateOpen, AskedAt: askedAt}
+	for i, q := range req.Questions {
+		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), Header: ask.Display(q.Header),
+			Text: strings.TrimSpace(ask.DisplayBlock(q.Question)), Multi: q.MultiSelect, RequiredSelected: !q.MultiSelect}
+		picked := false
+		for j, o := range q.Options {
+			rec := ask.IsRecommended(o.Label)
+			check := rec && (q.MultiSelect || !picked)
+			picked = picked || check
+			qv.Options = append(qv.Options, optionView{Value: strconv.Itoa(j), Label: ask.Display(ask.BareLabel(o.Label)),
+				Description: ask.Display(o.Description), Recommended: rec, Checked: check})
+		}
+		v.Questions = append(v.Questions, qv)
+	}
+	return v
+}
+
+// answerViews shows answers as the card's record of what was answered.
+func answerViews(answers []ask.Answer) []answerView {
+	out := make([]answerView, len(answers))
+	for i, a := range answers {
+		out[i] = answerView{Header: ask.Display(a.Header), Question: ask.Display(a.Question), Summary: answerSummary(a),
+			Source: a.Source.Describe()}
+	}
+	return out
+}
+
+// answerSummary is one answer on one line: the labels chosen, the free
+// text, or that it was skipped.
+func answerSummary(a ask.Answer) string {
+	var parts []string
+	for _, l := range a.Selected {
+		parts = append(parts, ask.Display(ask.BareLabel(l)))
+	}
+	if a.Custom != "" {
+		parts = append(parts, "Other: "+ask.Display(a.Custom))
+	}
+	if len(parts) == 0 {
+		return "Skipped"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ago says how long ago t was, coarsely, for a person.
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 48*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		return strconv.Itoa(h) + " h " + strconv.Itoa(m) + " min ago"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+}
