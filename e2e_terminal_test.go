@@ -131,6 +131,10 @@ func TestTerminalRunDemo(t *testing.T) {
 	p := startTTY(t, t.TempDir(), nil, "demo")
 	p.expect("Before I add authentication, I need two decisions from you.")
 	answerAuth(p)
+	// The agent writes its plan through the demo's MCP file server: the
+	// person approves the write with the focused option, Allow.
+	p.prompt("Allow mcp__files__write_file to run?")
+	p.send(keyEnter)
 	p.expect("That is the whole loop")
 	code, after := p.exit()
 	if code != 0 {
@@ -142,10 +146,18 @@ func TestTerminalRunDemo(t *testing.T) {
 	raw := p.raw.String()
 	// The scripted model echoes the tool result it was sent.
 	for _, s := range []string{"User answered the following questions:", "Selected: JWT", "Selected: Google, GitHub",
-		"Proceeding with user selections.", "has no tools, so it stops here"} {
+		"Proceeding with user selections.", "Wrote ", "[FILE] AUTH_PLAN.md"} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("the terminal never showed %q\nscreen:\n%s", s, p.screen.String())
 		}
+	}
+	// The visible change: the plan, with the person's answers, in the
+	// folder the demo named.
+	_, rest, _ := strings.Cut(raw, "the agent's folder is ")
+	dir, _, _ := strings.Cut(rest, "\r")
+	plan, err := os.ReadFile(filepath.Join(strings.TrimSpace(dir), "AUTH_PLAN.md"))
+	if err != nil || !strings.Contains(string(plan), "Selected: JWT") {
+		t.Errorf("the demo's folder %q holds no plan with the answers: %v\n%s", dir, err, plan)
 	}
 }
 

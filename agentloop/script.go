@@ -140,7 +140,7 @@ func (s *Script) Complete(ctx context.Context, req Request, onText func(string))
 		resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: text})
 	}
 	for i, c := range t.ToolCalls {
-		input, err := json.Marshal(jsonable(c.Input))
+		input, err := json.Marshal(expand(jsonable(c.Input), lastToolResults(req.Messages)))
 		if err != nil {
 			return Response{}, fmt.Errorf("model script %s: turns[%d].tool_calls[%d].input: %w", s.path, n, i, err)
 		}
@@ -183,6 +183,29 @@ func wordChunks(text string) []string {
 }
 
 // jsonable converts YAML-decoded maps with non-string keys for encoding/json.
+// expand returns a copy of v with {{tool_results}} in its strings replaced,
+// so a scripted tool call can carry what the model was just sent (the demo
+// writes the person's answers into a file).
+func expand(v any, results string) any {
+	switch x := v.(type) {
+	case string:
+		return strings.ReplaceAll(x, "{{tool_results}}", results)
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = expand(e, results)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = expand(e, results)
+		}
+		return out
+	}
+	return v
+}
+
 func jsonable(v any) any {
 	switch x := v.(type) {
 	case map[string]any:

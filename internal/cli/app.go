@@ -78,6 +78,10 @@ func newApp(e *env) *cli.App {
 		ErrWriter:       e.ios.ErrOut,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
+		// --mcp-config takes inline JSON and --allowedTools rules such as
+		// Bash(npm run test, lint): a comma is not a separator (rules are
+		// split by approval.ParseRules, which knows parentheses).
+		DisableSliceFlagSeparator: true,
 		// urfave/cli adds --help only when it adds its own help command;
 		// ours replaces that command (an unknown topic is a usage error).
 		Flags:                []cli.Flag{cli.HelpFlag},
@@ -94,6 +98,7 @@ func newApp(e *env) *cli.App {
 			mcpCommand(e),
 			hookCommand(e),
 			demoCommand(e),
+			demoFilesCmd(e),
 			completionCommand(),
 			helpCommand(),
 			completeCmd(e),

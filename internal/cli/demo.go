@@ -2,12 +2,16 @@ package cli
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/internal/mcp"
 )
 
 // demoScript is the demo's scripted model, built into the binary so the
@@ -63,15 +67,11 @@ func runDemo(c *cli.Context, e *env) error {
 }
 
 // demoSetup prepares what the demo's agent works with and returns the
-// flags askuser run gets for it: today, the scripted model alone, written
-// under the state directory (not a temporary file) so that askuser resume
-// finds it again, as a session records its script's path.
-//
-// The seam for the MCP part: once the loop has MCP tools, this is where
-// the demo makes a throwaway directory (os.MkdirTemp), names a filesystem
-// tool rooted there in the flags it returns, and the script gains a turn
-// that writes a file in it, which the person approves: a visible change,
-// with one approval, and still no key.
+// flags askuser run gets for it: the scripted model, written under the
+// state directory (not a temporary file) so that askuser resume finds it
+// again, as a session records its script's path; and a throwaway folder
+// with a small MCP file server in it (this binary, askuser __demo-files),
+// whose listing runs freely and whose writes are asked for approval.
 func demoSetup(c *cli.Context, e *env) ([]string, error) {
 	dir := filepath.Join(sessionStore(c, e).Dir, "demo")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -81,5 +81,34 @@ func demoSetup(c *cli.Context, e *env) ([]string, error) {
 	if err := os.WriteFile(path, demoScript, 0o600); err != nil {
 		return nil, fmt.Errorf("demo: write its scripted model: %w", err)
 	}
-	return []string{"--script", path}, nil
+	work, err := os.MkdirTemp("", "askuser-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("demo: make its throwaway folder: %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("demo: find askuser's own binary for its file server: %w", err)
+	}
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"files": map[string]any{"command": self, "args": []string{demoFilesCommand, work}}}})
+	fmt.Fprintf(e.ios.ErrOut, "askuser demo: the agent's folder is %s\n", work)
+	return []string{"--script", path, "--mcp-config", string(cfg), "--allowedTools", "mcp__files__list_directory"}, nil
+}
+
+// demoFilesCommand is the hidden command that serves the demo's folder.
+const demoFilesCommand = "__demo-files"
+
+// demoFilesCmd is askuser __demo-files DIR: the demo's MCP file server on
+// standard input and output.
+func demoFilesCmd(e *env) *cli.Command {
+	return &cli.Command{
+		Name:   demoFilesCommand,
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageErrorf("%s takes the folder to serve", demoFilesCommand)
+			}
+			return mcp.ServeFiles(c.Context, c.Args().First(), io.NopCloser(e.ios.In), nopWriteCloser{e.ios.Out}, version())
+		},
+	}
 }
