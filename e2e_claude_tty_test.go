@@ -122,17 +122,6 @@ func startClaudeTTY(t *testing.T, version, dir, baseURL string, args ...string) 
 		t.Fatalf("start claude: %v", err)
 	}
 	p.cmd = cmd
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = cmd.Process.Kill()
-			<-p.done
-		}
-	})
+	t.Cleanup(reap(cmd, &p.err, p.done))
 	return p, stdout
 }

@@ -79,20 +79,30 @@ func cmdBg(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(cmd.Start())
 	stdout.Close()
 	stderr.Close()
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
+	stop := reap(cmd, &p.err, p.done)
 	st.procs[name] = p
 	ts.Defer(func() {
 		p.stdin.Close()
+		stop()
+	})
+}
+
+// reap waits for a started cmd in the background: *err gets how it ended
+// and done is closed then. The returned stop kills it if it is still
+// running and waits for the end, so no test leaves a process behind.
+func reap(cmd *exec.Cmd, err *error, done chan struct{}) (stop func()) {
+	go func() {
+		*err = cmd.Wait()
+		close(done)
+	}()
+	return func() {
 		select {
-		case <-p.done:
+		case <-done:
 		default:
 			_ = cmd.Process.Kill()
-			<-p.done
+			<-done
 		}
-	})
+	}
 }
 
 // lookPath finds prog on the script's PATH.

@@ -72,20 +72,9 @@ func startProc(t *testing.T, sz termSize, dir string, stdout *os.File, env []str
 		t.Fatalf("start %s: %v", prog, err)
 	}
 	p.cmd = cmd
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
 	// Registered after the terminal's: runs first, so the program is gone
 	// before its terminal is closed.
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = cmd.Process.Kill()
-			<-p.done
-		}
-	})
+	t.Cleanup(reap(cmd, &p.err, p.done))
 	return p
 }
 

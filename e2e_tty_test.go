@@ -125,18 +125,7 @@ func startTTYIn(t *testing.T, dir string, stdin io.Reader, stdout *os.File, env 
 		t.Fatalf("start askuser: %v", err)
 	}
 	p.cmd = cmd
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = cmd.Process.Kill()
-			<-p.done
-		}
-	})
+	t.Cleanup(reap(cmd, &p.err, p.done))
 	return p
 }
 
