@@ -46,7 +46,9 @@ func TestMain(m *testing.M) {
 	case "stubborn": // ignores the end of its input and SIGTERM
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Fprintln(os.Stderr, "stubborn: ignoring SIGTERM")
-		select {}
+		// A sleep, not an empty select: with no other goroutine, select {}
+		// is a deadlock the runtime ends at once.
+		time.Sleep(time.Hour)
 	case "child":
 		time.Sleep(time.Hour)
 	}
