@@ -97,7 +97,7 @@ func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 // when none is open (with HoldForLaterSets, also when the set it names is
 // not open).
 func (s *Stdio) applyLocked(l inLine) *lineErr {
-	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && l.id != "" && s.findSetLocked(l.id) == nil) {
+	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && s.laterLocked(&l)) {
 		s.queued = append(s.queued, l)
 		return nil
 	}
@@ -116,6 +116,34 @@ func (s *Stdio) applyLocked(l inLine) *lineErr {
 	}
 	s.finishLocked(set, setResult{answers: answers})
 	return nil
+}
+
+// laterLocked reports whether l answers a set that is not open yet: it
+// names one, or it names none and its answers fit no open set. Resumed
+// sets and concurrent sub-agents open in no fixed order, so an id-less
+// line for the second may arrive while only the first is open.
+func (s *Stdio) laterLocked(l *inLine) bool {
+	if l.id != "" {
+		return s.findSetLocked(l.id) == nil
+	}
+	for _, set := range s.sets {
+		if l.fits(set.req.Questions) {
+			return false
+		}
+	}
+	return true
+}
+
+// heldNote names the held lines no open set took, for closedErr.
+func (s *Stdio) heldNote() string {
+	if len(s.queued) == 0 {
+		return ""
+	}
+	where := make([]string, len(s.queued))
+	for i := range s.queued {
+		where[i] = s.queued[i].where()
+	}
+	return fmt.Sprintf("; held for a question set that was never asked: %s (check its \"id\" and headers)", strings.Join(where, ", "))
 }
 
 // endLocked records that In has ended and fails everyone waiting.
@@ -138,11 +166,11 @@ func (s *Stdio) closedErr(set *openSet) error {
 	}
 	what := fmt.Sprintf("question set %s (%s)", set.req.ID, strings.Join(headers, ", "))
 	if errors.Is(s.readErr, io.EOF) && s.cfg.SuspendAtEnd {
-		return fmt.Errorf("%w: %s closed before %s was answered (--on-unanswered suspend)", ask.ErrDeferred, s.name(), what)
+		return fmt.Errorf("%w: %s closed before %s was answered (--on-unanswered suspend)%s", ask.ErrDeferred, s.name(), what, s.heldNote())
 	}
 	if errors.Is(s.readErr, io.EOF) {
-		return fmt.Errorf("%w: %s closed before %s was answered; send a line such as %s",
-			ask.ErrNoAnswer, s.name(), what, exampleLine(set.req, false))
+		return fmt.Errorf("%w: %s closed before %s was answered; send a line such as %s%s",
+			ask.ErrNoAnswer, s.name(), what, exampleLine(set.req, false), s.heldNote())
 	}
 	return fmt.Errorf("%w: reading %s failed before %s was answered: %w", ask.ErrNoAnswer, s.name(), what, s.readErr)
 }

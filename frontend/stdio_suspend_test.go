@@ -63,3 +63,30 @@ func TestStdioHoldForLaterSets(t *testing.T) {
 		t.Errorf("got %v, want an error line", m)
 	}
 }
+
+// Concurrent sub-agents and resumed sets open in no fixed order: with
+// HoldForLaterSets, a line without "id" that fits none of the open sets
+// waits for a set it fits, and one that never finds a set is named in the
+// error of the set left unanswered.
+func TestStdioHoldsIDLessLineForLaterSet(t *testing.T) {
+	g := newRig(t, StdioConfig{SuspendAtEnd: true, HoldForLaterSets: true})
+	first := g.ask(context.Background(), oneQ("db", "Database", "Postgres", "SQLite"))
+	g.expectQuestion("db")
+	g.send(`{"source":"person","answers":{"Auth":"JWT"}}`, `{"source":"person","answers":{"Databse":"SQLite"}}`)
+	second := g.ask(context.Background(), oneQ("auth", "Auth", "OAuth", "JWT"))
+	g.expectQuestion("auth")
+	checkSummary(t, answered(t, second), []string{"Auth: JWT (person)"})
+	g.in.Close()
+	r := wait(t, first)
+	if !errors.Is(r.err, ask.ErrDeferred) || !strings.Contains(r.err.Error(), "held for a question set that was never asked: stdin line 2") {
+		t.Errorf("db, never answered: got %v, want ErrDeferred naming stdin line 2", r.err)
+	}
+
+	// Without it, a line that fits no open set is refused at once.
+	h := newRig(t, StdioConfig{})
+	h.askOpen(oneQ("db", "Database", "Postgres", "SQLite"))
+	h.send(`{"answers":{"Auth":"JWT"}}`)
+	if m := h.next(); m["type"] != "error" || !strings.Contains(m["error"].(string), `no question of this set is called "Auth"`) {
+		t.Errorf("got %v, want an error line", m)
+	}
+}
