@@ -95,7 +95,7 @@ func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParam
 	// *Anthropic is, to Provider), because urfave/cli's help templates
 	// call methods by name. A Client in p would keep every service of the
 	// whole API, about 10 MB of the binary for APIs askuser never calls; a
-	// service in p, its batch API (README "Development": the binary).
+	// service in p, its batch API (README "Development").
 	svc := anthropic.NewMessageService(p.opts...)
 	stream := svc.NewStreaming(ctx, params)
 	defer stream.Close()
