@@ -28,6 +28,8 @@ import (
 //	x-hello       the ratio of the two
 //	maxrss-KiB    median peak resident set of askuser (rusage ru_maxrss)
 //	hello-KiB     the same for hello-world
+//	minflt        median minor page faults of askuser: start-up is mostly
+//	              faulting in windows of the binary (scripts/maxrss)
 //
 // Peak RSS is read through scripts/maxrss, in a few extra runs after the
 // timed ones: a child of this (large) test process would report this
@@ -39,7 +41,7 @@ import (
 
 // benchBins are the binaries the process benchmarks run.
 type benchBins struct {
-	askuser, hello, initonly, maxrss string
+	askuser, hello, initonly, floor, maxrss string
 }
 
 var (
@@ -49,7 +51,7 @@ var (
 )
 
 // releaseBins returns the release binaries, building them on first use
-// with the flags README "Build" gives.
+// with the flags README "Install" gives.
 func releaseBins(b *testing.B) benchBins {
 	b.Helper()
 	benchOnce.Do(func() {
@@ -62,6 +64,7 @@ func releaseBins(b *testing.B) benchBins {
 			askuser:  filepath.Join(dir, "askuser"),
 			hello:    filepath.Join(dir, "hello"),
 			initonly: filepath.Join(dir, "initonly"),
+			floor:    filepath.Join(dir, "floor"),
 			maxrss:   filepath.Join(dir, "maxrss"),
 		}
 	})
@@ -78,6 +81,7 @@ func buildRelease(dir string) error {
 		{"askuser", ".", "urfave_cli_no_docs"},
 		{"hello", "./scripts/hello", ""},
 		{"initonly", "./scripts/initonly", "urfave_cli_no_docs"},
+		{"floor", "./scripts/floor", "urfave_cli_no_docs"},
 		{"maxrss", "./scripts/maxrss", ""},
 	} {
 		args := []string{"build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(dir, t.out)}
@@ -96,11 +100,13 @@ func buildRelease(dir string) error {
 // benchProc is one process to run: its stdin, environment and the output it
 // must print for the run to count.
 type benchProc struct {
-	path  string
-	args  []string
-	env   []string // added to the benchmark's environment
-	stdin string
-	want  string // stdout must contain this; "" checks nothing
+	path    string
+	args    []string
+	env     []string // added to the benchmark's environment
+	fullEnv []string // when set, the whole environment instead
+	dir     string   // working directory; "" is this one
+	stdin   string
+	want    string // stdout must contain this; "" checks nothing
 }
 
 // run runs p once and returns its wall time. Output goes to a buffer only
@@ -112,8 +118,9 @@ func (p benchProc) run(b *testing.B) time.Duration {
 	return time.Since(start)
 }
 
-// rss runs p once under scripts/maxrss and returns its peak RSS in KiB.
-func (p benchProc) rss(b *testing.B) (peak int64) {
+// rss runs p once under scripts/maxrss and returns its peak RSS in KiB
+// and its minor page faults.
+func (p benchProc) rss(b *testing.B) (peak, minflt int64) {
 	b.Helper()
 	report := filepath.Join(b.TempDir(), "maxrss")
 	p.exec(b, releaseBins(b).maxrss, append([]string{report, p.path}, p.args...))
@@ -122,16 +129,20 @@ func (p benchProc) rss(b *testing.B) (peak int64) {
 		b.Fatal(err)
 	}
 	var wall int64
-	if _, err := fmt.Sscanf(string(data), "maxrss_kib=%d wall_ns=%d", &peak, &wall); err != nil {
+	if _, err := fmt.Sscanf(string(data), "maxrss_kib=%d wall_ns=%d minflt=%d", &peak, &wall, &minflt); err != nil {
 		b.Fatalf("maxrss report %q: %v", data, err)
 	}
-	return peak
+	return peak, minflt
 }
 
 func (p benchProc) exec(b *testing.B, path string, args []string) {
 	b.Helper()
 	cmd := exec.Command(path, args...)
 	cmd.Env = append(benchEnv(), p.env...)
+	if p.fullEnv != nil {
+		cmd.Env = p.fullEnv
+	}
+	cmd.Dir = p.dir
 	if p.stdin != "" {
 		cmd.Stdin = strings.NewReader(p.stdin)
 	}
@@ -186,10 +197,12 @@ func benchProcess(b *testing.B, next func(b *testing.B) benchProc) {
 		wall = append(wall, p.run(b))
 	}
 	b.StopTimer()
-	var rss, helloRSS []int64
+	var rss, helloRSS, faults []int64
 	for range rssRuns {
-		rss = append(rss, next(b).rss(b))
-		helloRSS = append(helloRSS, hello.rss(b))
+		peak, minflt := next(b).rss(b)
+		rss, faults = append(rss, peak), append(faults, minflt)
+		peak, _ = hello.rss(b)
+		helloRSS = append(helloRSS, peak)
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(ms(median(wall)), "ms/run")
@@ -197,6 +210,7 @@ func benchProcess(b *testing.B, next func(b *testing.B) benchProc) {
 	b.ReportMetric(float64(median(wall))/float64(median(helloWall)), "x-hello")
 	b.ReportMetric(float64(median(rss)), "maxrss-KiB")
 	b.ReportMetric(float64(median(helloRSS)), "hello-KiB")
+	b.ReportMetric(float64(median(faults)), "minflt")
 }
 
 // BenchmarkProcessHello is the baseline alone: hello-world against itself.
@@ -211,6 +225,38 @@ func BenchmarkProcessHello(b *testing.B) {
 func BenchmarkProcessInitOnly(b *testing.B) {
 	p := benchProc{path: releaseBins(b).initonly}
 	benchProcess(b, func(*testing.B) benchProc { return p })
+}
+
+// BenchmarkProcessFloor runs scripts/floor --version: the dependencies
+// askuser must use, linked and initialised, and nothing of askuser's own.
+func BenchmarkProcessFloor(b *testing.B) {
+	p := benchProc{path: releaseBins(b).floor, args: []string{"--version"}, want: "floor version"}
+	benchProcess(b, func(*testing.B) benchProc { return p })
+}
+
+// BenchmarkProcessVersion runs askuser --version: start-up and exit.
+func BenchmarkProcessVersion(b *testing.B) {
+	p := benchProc{path: releaseBins(b).askuser, args: []string{"--version"}, want: "askuser version"}
+	benchProcess(b, func(*testing.B) benchProc { return p })
+}
+
+// BenchmarkBinarySize reports the size in bytes of the release binary and
+// of its two baselines, built with the same flags (it times nothing).
+func BenchmarkBinarySize(b *testing.B) {
+	bins := releaseBins(b)
+	size := func(path string) float64 {
+		st, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return float64(st.Size())
+	}
+	for range b.N {
+		size(bins.askuser)
+	}
+	b.ReportMetric(size(bins.askuser), "askuser-bytes")
+	b.ReportMetric(size(bins.floor), "floor-bytes")
+	b.ReportMetric(size(bins.hello), "hello-bytes")
 }
 
 // BenchmarkProcessAskFile answers testdata/questions/auth.json from
@@ -258,23 +304,31 @@ func BenchmarkProcessRunPrint(b *testing.B) {
 					checkRunServed(b, srv)
 					srv.Close()
 				}
-				srv = fakeprovider.NewAnthropic(
-					fakeprovider.Turn{Text: "I need two decisions first.", ToolCalls: []fakeprovider.ToolCall{
-						{ID: "toolu_bench", Name: "AskUserQuestion", Input: json.RawMessage(input)}}},
-					fakeprovider.Turn{Text: "Done: OAuth 2.0 with Google."},
-				)
+				srv = fakeprovider.NewAnthropic(runPrintTurns(input)...)
 				return benchProc{
 					path: releaseBins(b).askuser,
 					args: []string{"run", "-p", "--provider", "anthropic", "--base-url", srv.URL, "--api-key", "bench",
 						"--frontend", "auto", "--state-dir", state, "Add authentication to my app"},
 					env:  []string{"NO_COLOR=1"},
-					want: "Done: OAuth 2.0 with Google.",
+					want: runPrintDone,
 				}
 			})
 			checkRunServed(b, srv)
 		})
 	}
 }
+
+// runPrintTurns are the model's two turns in a run -p benchmark: it asks
+// the question set input, then ends with runPrintDone.
+func runPrintTurns(input []byte) []fakeprovider.Turn {
+	return []fakeprovider.Turn{
+		{Text: "I need two decisions first.", ToolCalls: []fakeprovider.ToolCall{
+			{ID: "toolu_bench", Name: "AskUserQuestion", Input: json.RawMessage(input)}}},
+		{Text: runPrintDone},
+	}
+}
+
+const runPrintDone = "Done: OAuth 2.0 with Google."
 
 // checkRunServed fails the benchmark unless the run used both turns and
 // sent back an answer chosen by the policy.

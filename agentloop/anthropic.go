@@ -28,7 +28,7 @@ var anthropicWording = wording{
 // streaming. The SDK retries 408/409/429/5xx/529 and connection errors
 // before the stream starts, honouring retry-after-ms and retry-after.
 type Anthropic struct {
-	client     anthropic.Client
+	opts       []option.RequestOption // for anthropic.NewMessageService, at each call
 	model      string
 	cfg        ProviderConfig
 	maxRetries int
@@ -46,8 +46,11 @@ func NewAnthropic(cfg ProviderConfig) *Anthropic {
 	}
 	// WithoutEnvironmentDefaults: the SDK would otherwise read
 	// ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, profiles
-	// and custom headers behind the configuration's back.
+	// and custom headers behind the configuration's back. With it,
+	// anthropic.NewClient adds only WithEnvironmentProduction, given here
+	// because only the messages service is built (see stream).
 	opts := []option.RequestOption{
+		option.WithEnvironmentProduction(),
 		option.WithoutEnvironmentDefaults(),
 		option.WithMaxRetries(p.maxRetries),
 		option.WithMiddleware(observe),
@@ -59,7 +62,7 @@ func NewAnthropic(cfg ProviderConfig) *Anthropic {
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	p.client = anthropic.NewClient(opts...)
+	p.opts = opts[:len(opts):len(opts)] // full: the SDK appends per-call options
 	return p
 }
 
@@ -86,7 +89,15 @@ func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(strin
 // journal would lose what it sent. The partial JSON of each block is
 // therefore also kept here, as sent, and wins (see fromAnthropic).
 func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
-	stream := p.client.Messages.NewStreaming(ctx, params)
+	// The messages service, built here rather than kept in p, and no
+	// anthropic.Client: the linker keeps every exported method of every
+	// type reachable from a type that is converted to an interface (as
+	// *Anthropic is, to Provider), because urfave/cli's help templates
+	// call methods by name. A Client in p would keep every service of the
+	// whole API, about 10 MB of the binary for APIs askuser never calls; a
+	// service in p, its batch API (README "Development").
+	svc := anthropic.NewMessageService(p.opts...)
+	stream := svc.NewStreaming(ctx, params)
 	defer stream.Close()
 	var msg anthropic.Message
 	inputs := map[int64]*strings.Builder{}

@@ -28,10 +28,10 @@ var openaiWording = wording{
 // streaming. Such servers need no key: with an empty APIKey no
 // Authorization header is sent.
 type OpenAI struct {
-	completions openai.ChatCompletionService
-	model       string
-	cfg         ProviderConfig
-	maxRetries  int
+	opts       []option.RequestOption // for openai.NewChatCompletionService, at each call
+	model      string
+	cfg        ProviderConfig
+	maxRetries int
 	// wait is the pause before a retry the server gave no retry-after
 	// for; tests shorten it.
 	wait func(n int) time.Duration
@@ -64,7 +64,7 @@ func NewOpenAI(cfg ProviderConfig) *OpenAI {
 	}
 	// A full slice: the SDK appends per-call options to this slice, which
 	// would share its spare capacity between concurrent calls.
-	p.completions = openai.NewChatCompletionService(opts[:len(opts):len(opts)]...)
+	p.opts = opts[:len(opts):len(opts)]
 	return p
 }
 
@@ -88,7 +88,10 @@ func (p *OpenAI) Complete(ctx context.Context, req Request, onText func(string))
 // accumulates the reply by hand (see openaiAccumulator). emitted reports
 // whether onText was called.
 func (p *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, ids *callIDs, onText func(string)) (resp Response, emitted bool, err error) {
-	stream := p.completions.NewStreaming(ctx, params)
+	// Built here rather than kept in p, for the size of the binary (see
+	// Anthropic.stream).
+	svc := openai.NewChatCompletionService(p.opts...)
+	stream := svc.NewStreaming(ctx, params)
 	defer stream.Close()
 	var acc openaiAccumulator
 	for stream.Next() {

@@ -17,8 +17,8 @@ import (
 // against encoding/json's own tokenizer, not against duplicateKey); and
 // matching an accepted line to a question set does not panic and words any
 // problem briefly. The seeds are the hostile lines of
-// hostileLineSeeds and the lines of the fast path's tests; CI runs them as
-// normal tests.
+// hostileLineSeeds, validLines and otherLines; CI runs them as normal
+// tests.
 //
 // Fuzz it with a hard memory limit as well, so that an input that makes
 // the decoder allocate without bound kills the run instead of the machine:
@@ -31,7 +31,7 @@ func FuzzDecodeLine(f *testing.F) {
 	for _, line := range hostileLineSeeds() {
 		f.Add(line)
 	}
-	for _, line := range append(plainLines, otherLines...) {
+	for _, line := range append(validLines, otherLines...) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
@@ -148,4 +148,45 @@ func hostileLineSeeds() [][]byte {
 		[]byte(`{"answers":[{"header":"Database","selectedOptions":["Other"],"customInput":"` + strings.Repeat(`\u200b`, 10_000) + `"}]}`),
 		[]byte(`{"source":"person","source":"program","answers":{}}`),
 	}
+}
+
+// validLines are answer lines in the map form, with keys and values in
+// every shape it allows: fuzzing seeds.
+var validLines = []string{
+	`{"id":"q1","answers":{"Database":"SQLite"}}`,
+	`{"answers":{"Region":"eu-west","Database":"SQLite","Features":"TypeScript, Tailwind CSS"}}`,
+	` { "type" : "answer" , "source":"person", "id":"q2",` + "\t" + `"answers" : { } } `,
+	`{"answers":{"Base de données":"SQLite 日本","":""},"source":"program"}`,
+}
+
+// otherLines are valid lines in other shapes, and lines that are wrong
+// in each way a reader could overlook: fuzzing seeds.
+var otherLines = []string{
+	`{"id":"q1","answers":[{"header":"Database","selectedOptions":["SQLite"]}]}`, // by-label form
+	`{"type":"user","message":{"role":"user","content":"hi"}}`,
+	`{"id":"q1","answers":{"Database":"Postgre\"SQL"}}`,    // an escape
+	`{"id":"q1","answers":{"Database":"Postgre\u0053QL"}}`, // an escape
+	`{"id":"q1","answers":{"Database":"a","Database":"b"}}`,
+	`{"id":"q1","id":"q2","answers":{}}`,
+	`{"ID":"q1","answers":{}}`,
+	`{"id":"","answers":{}}`,
+	`{"id":null,"answers":{}}`,
+	`{"id":"q1","answers":null}`,
+	`{"id":"q1"}`,
+	`{"id":"q1","answers":{"Database":3}}`,
+	`{"id":"q1","answers":{"Database":"SQLite"},"extra":1}`,
+	`{"source":"model","answers":{}}`,
+	`{"type":"answers","answers":{}}`,
+	`{"id":"q1","answers":{"Database":"SQLite"}`,
+	`{"id":"q1","answers":{"Database":"SQLite"}}}`,
+	`{"id":"q1","answers":{"Database":"SQLite"},}`,
+	`{"id":"q1" "answers":{}}`,
+	`{"id":"q1","answers":{"a":"b" "c":"d"}}`,
+	`{"id":"q1","answers":{,"a":"b"}}`,
+	"{\"id\":\"q\xff\",\"answers\":{}}",
+	"{\"id\":\"q1\",\"answers\":{}}\x00",
+	"{\"id\":\"q\x01\",\"answers\":{}}",
+	`[{"answers":{}}]`,
+	`{}`,
+	``,
 }

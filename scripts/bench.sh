@@ -10,22 +10,31 @@
 #   -q            quick: -n 1 -t 200ms, to check that everything runs
 #
 # What it does, from the repository root it finds itself in:
-#   1. builds the release binary as README "Build" says (CGO_ENABLED=0,
+#   1. builds the release binary as README "Install" says (CGO_ENABLED=0,
 #      -trimpath, -ldflags "-s -w", -tags urfave_cli_no_docs) and, with the
 #      same flags, scripts/hello (a static hello-world, the baseline of the
 #      process benchmarks), scripts/initonly (every package askuser links,
-#      and nothing else) and scripts/maxrss (reads a child's peak RSS);
+#      and nothing else), scripts/floor (the dependencies askuser must use,
+#      and nothing of askuser's) and scripts/maxrss (reads a child's peak
+#      RSS and page faults);
 #   2. runs the package benchmarks of frontend/ (stdio round trips against
-#      bare pipes), ask/, agentloop/ and internal/session/;
-#   3. runs the whole-process benchmarks of bench_test.go with those
-#      binaries: hello-world, init only, `askuser ask --frontend file`, and
-#      `askuser run -p` against a loopback fake Anthropic API with its
-#      session journal on disk and on tmpfs;
-#   4. when perf is installed, `perf stat` of hello-world, init only and
-#      askuser ask (task clock, page faults); when hyperfine is installed,
-#      hyperfine of the same; when benchstat is installed, benchstat of it all;
-#   5. prints the medians of every benchmark and the ratios to their
-#      baselines (scripts/benchsummary).
+#      bare pipes), ask/, agentloop/ and internal/session/ (resuming a
+#      1,000-turn session against decoding and reading its journal);
+#   3. runs the whole-process benchmarks of bench_test.go and
+#      bench_claude_test.go with those binaries: the binaries' sizes,
+#      hello-world, init only, the floor, `askuser --version`,
+#      `askuser ask --frontend file`, `askuser run -p` against a loopback
+#      fake Anthropic API with its session journal on disk and on tmpfs,
+#      and the same session run by Claude Code 2.1.197 when
+#      scripts/install-clients.sh installed it (else it says so);
+#   4. when perf is installed, `perf stat` of hello-world, the floor,
+#      askuser --version and askuser ask (task clock, page faults); when
+#      hyperfine is installed, hyperfine of the same; when benchstat is
+#      installed, benchstat of it all;
+#   5. prints the medians of every benchmark, the ratios to their
+#      baselines, and the goals of issue 12 (binary size, --version RSS,
+#      the ask process, the run session against Claude Code's, resuming
+#      against decoding) as measured ratios (scripts/benchsummary).
 #
 # It needs only Go. The load average is printed before and after each step:
 # figures taken under load are slower, but the ratios, measured against a
@@ -67,6 +76,7 @@ build() { # out pkg [tags]
 build askuser . urfave_cli_no_docs
 build hello ./scripts/hello
 build initonly ./scripts/initonly urfave_cli_no_docs
+build floor ./scripts/floor urfave_cli_no_docs
 build maxrss ./scripts/maxrss
 go version
 
@@ -78,14 +88,14 @@ load after
 
 echo "== process benchmarks"
 load before
-ASKUSER_BENCH_BINDIR=$work go test -run '^$' -bench '^BenchmarkProcess' -count "$count" -benchtime "$benchtime" . | tee -a "$raw"
+ASKUSER_BENCH_BINDIR=$work go test -run '^$' -bench '^Benchmark(Process|BinarySize)' -count "$count" -benchtime "$benchtime" . | tee -a "$raw"
 load after
 
 ask="$work/askuser ask --frontend file --answers testdata/answers.yaml testdata/questions/auth.json"
 if command -v perf >/dev/null 2>&1; then
 	echo "== perf stat (100 runs each)"
 	load before
-	for cmd in "$work/hello" "$work/initonly" "$ask"; do
+	for cmd in "$work/hello" "$work/floor --version" "$work/askuser --version" "$ask"; do
 		# shellcheck disable=SC2086 # $cmd is a command line
 		perf stat -r 100 -e task-clock,page-faults,context-switches $cmd 2>&1 >/dev/null |
 			grep -E 'task-clock|page-faults|context-switches|elapsed' || true
@@ -94,7 +104,7 @@ if command -v perf >/dev/null 2>&1; then
 fi
 if command -v hyperfine >/dev/null 2>&1; then
 	echo "== hyperfine"
-	hyperfine -N --warmup 20 "$work/hello" "$work/initonly" "$ask" || true
+	hyperfine -N --warmup 20 "$work/hello" "$work/floor --version" "$work/askuser --version" "$ask" || true
 fi
 if command -v benchstat >/dev/null 2>&1; then
 	echo "== benchstat"

@@ -115,21 +115,22 @@ func newApp(e *env) *cli.App {
 	// templates are shared by every App, so appending there would grow
 	// them with each Run.
 	// Every help page then ends with examples a person can copy.
-	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + ExitCodesHelp() + examplesHelp("")
-	setupCommands(app.Commands, "")
+	exits := ExitCodesHelp()
+	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + exits + examplesHelp("")
+	setupCommands(app.Commands, "", exits)
 	return app
 }
 
 // setupCommands gives every command and subcommand the same usage-error
 // wording, the exit-code table and examples in its help, and the duration
-// checks.
-func setupCommands(cmds []*cli.Command, parent string) {
+// checks. exits is ExitCodesHelp(), made once.
+func setupCommands(cmds []*cli.Command, parent, exits string) {
 	for _, cmd := range cmds {
 		name := strings.TrimSpace(parent + " " + cmd.Name)
 		cmd.OnUsageError = onUsageError
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + ExitCodesHelp() + examplesHelp(name)
+		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exits + examplesHelp(name)
 		cmd.Before = checkDurations
-		setupCommands(cmd.Subcommands, name)
+		setupCommands(cmd.Subcommands, name, exits)
 	}
 }
 

@@ -53,8 +53,9 @@ var prices = map[string]price{
 }
 
 // modelSuffix is what a model id may carry after its name: a snapshot
-// date, "-latest", or the 1M-context marker.
-var modelSuffix = regexp.MustCompile(`(-\d{8}|-latest|\[1m\])$`)
+// date, "-latest", or the 1M-context marker. Compiled on first use, like
+// every regexp here: package initialisers run at every askuser start.
+var modelSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(-\d{8}|-latest|\[1m\])$`) })
 
 // priceOf returns the price of an Anthropic model, by its id with or
 // without a date or "-latest".
@@ -63,7 +64,7 @@ func priceOf(model string) (price, bool) {
 		if p, ok := prices[model]; ok {
 			return p, true
 		}
-		trimmed := modelSuffix.ReplaceAllString(model, "")
+		trimmed := modelSuffix().ReplaceAllString(model, "")
 		if trimmed == model {
 			return price{}, false
 		}

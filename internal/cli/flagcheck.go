@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -26,13 +27,16 @@ func checkDurations(c *cli.Context) error {
 	return nil
 }
 
-// badFlagValue is how the flag package reports a value it cannot parse.
-var badFlagValue = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+// badFlagValue is how the flag package reports a value it cannot parse
+// (compiled on first use, not at every start).
+var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+})
 
 // durationUsage words a duration flag's unparsable value: Go's durations
 // need a unit, and "parse error" says nothing of that.
 func durationUsage(c *cli.Context, err error) (string, bool) {
-	m := badFlagValue.FindStringSubmatch(err.Error())
+	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil || c == nil || c.Command == nil {
 		return "", false
 	}

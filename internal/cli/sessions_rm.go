@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -133,7 +134,9 @@ func pruneSessions(c *cli.Context, e *env) error {
 	return nil
 }
 
-var dayPrefix = regexp.MustCompile(`^(\d+)d(.*)$`)
+// dayPrefix is the days of an age such as 7d or 1d12h (compiled on first
+// use, not at every start).
+var dayPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)d(.*)$`) })
 
 // parseAge reads an age such as 7d, 36h, 90m or 1d12h: Go's durations,
 // with d for days (24h) in front. flag names the flag in errors.
@@ -149,7 +152,7 @@ func parseAge(flag, s string) (time.Duration, error) {
 	}
 	var d time.Duration
 	rest := s
-	if m := dayPrefix.FindStringSubmatch(s); m != nil {
+	if m := dayPrefix().FindStringSubmatch(s); m != nil {
 		days, err := strconv.Atoi(m[1])
 		if err != nil || days > 100000 {
 			return bad("is too long")

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // HostTerminal returns the terminal of the nearest ancestor process that
@@ -36,8 +37,9 @@ func (s *IOStreams) HostTerminal() (in, out *os.File, close func(), err error) {
 
 // terminalPath matches the device paths of terminals a process can hold:
 // pseudo-terminals and virtual consoles, not /dev/tty (which names each
-// process's own controlling terminal, and this one has none).
-var terminalPath = regexp.MustCompile(`^/dev/(pts/[0-9]+|tty[0-9]+)$`)
+// process's own controlling terminal, and this one has none). Compiled on
+// first use, not at every start.
+var terminalPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/dev/(pts/[0-9]+|tty[0-9]+)$`) })
 
 // ancestorTerminal walks up from pid, a few generations at most.
 func ancestorTerminal(pid int) (string, error) {
@@ -46,7 +48,7 @@ func ancestorTerminal(pid int) (string, error) {
 	}
 	for gen := 0; gen < 8 && pid > 1; gen++ {
 		for _, fd := range []string{"0", "2", "1"} {
-			if p, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd); err == nil && terminalPath.MatchString(p) {
+			if p, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd); err == nil && terminalPath().MatchString(p) {
 				return p, nil
 			}
 		}

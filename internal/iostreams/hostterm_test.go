@@ -20,7 +20,7 @@ func TestTerminalPath(t *testing.T) {
 		"/dev/pts/3": true, "/dev/tty1": true, "/dev/tty": false, "/dev/null": false,
 		"socket:[1234]": false, "/dev/pts/ptmx": false, "/tmp/dev/pts/1": false,
 	} {
-		if terminalPath.MatchString(path) != want {
+		if terminalPath().MatchString(path) != want {
 			t.Errorf("%s: terminal %v, want %v", path, !want, want)
 		}
 	}

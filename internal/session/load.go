@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -104,40 +103,11 @@ func load(path string, f *os.File) (*Session, int, error) {
 		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
 	}
 	s := &Session{State: agentloop.NewState(), path: path}
-	buf := data.Bytes()
-	good, line, off := -1, 0, 0
-	for off < len(buf) {
-		line++
-		end := bytes.IndexByte(buf[off:], '\n')
-		last := end < 0
-		if last {
-			end = len(buf) - off
-		}
-		raw := buf[off : off+end]
-		var r record
-		err := json.Unmarshal(raw, &r)
-		if err == nil && r.Type == "" {
-			err = fmt.Errorf("record has no type")
-		}
-		if err == nil && last {
-			// A record and its newline are one write, so a record without
-			// it was cut short; keeping it would glue the next append onto
-			// this line, and a later load would drop both.
-			err = fmt.Errorf("record has no newline")
-		}
-		if err != nil {
-			if last || isTail(buf[off+end:]) {
-				good = off
-				s.Recovered = fmt.Sprintf("dropped a torn last line (line %d, %d bytes), left by a process killed while writing", line, len(raw))
-				break
-			}
-			return nil, -1, &CorruptError{Path: path, Line: line, Intact: line - 1, Reason: shortErr(err)}
-		}
-		if err := s.apply(r, line); err != nil {
-			return nil, -1, &CorruptError{Path: path, Line: line, Intact: line - 1, Reason: err.Error()}
-		}
-		off += end + 1
+	rp := replay{s: s, path: path, buf: data.Bytes(), good: -1}
+	if err := rp.run(); err != nil {
+		return nil, -1, err
 	}
+	good, line := rp.good, rp.line
 	if s.Meta.ID == "" {
 		if line == 0 || (line == 1 && good >= 0) {
 			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}

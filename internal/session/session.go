@@ -7,6 +7,9 @@
 // complete line is a record; at most the last line is torn, and loading
 // drops it (and says so). A damaged line anywhere else is reported with the
 // file, the line and how many records before it are intact, never a panic.
+// Loading decodes the call records (asked, replied, answered, partial) that
+// a later user message settles only as far as checking they are JSON: what
+// they record is dropped at that message anyway (replay.go).
 // A journal is locked while a process appends to it, and a locked journal
 // is never deleted (Remove refuses it).
 //

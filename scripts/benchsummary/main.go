@@ -1,8 +1,9 @@
 // Command benchsummary reads `go test -bench` output (several -count runs,
 // several packages) on stdin and prints, for a person, the median of every
 // metric of every benchmark and the ratios to the baselines measured in the
-// same run. scripts/bench.sh pipes its results through it; it needs nothing
-// but Go, where benchstat may not be installed.
+// same run, then the goals of issue 12 (a lean binary) as measured ratios.
+// scripts/bench.sh pipes its results through it; it needs nothing but Go,
+// where benchstat may not be installed.
 //
 // A ratio is computed from medians, which a noisy machine disturbs less
 // than means. The pairs are named in baselines below; the process
@@ -27,8 +28,12 @@ var baselines = []struct{ bench, base string }{
 	{"StdioRoundTrip", "PipeEchoBaseline"},
 	{"ParseValidateFormat", "JSONUnmarshalBaseline"},
 	{"ProcessInitOnly", "ProcessHello"},
+	{"ProcessFloor", "ProcessHello"},
+	{"ProcessVersion", "ProcessHello"},
 	{"ProcessAskFile", "ProcessHello"},
 	{"ProcessRunPrint", "ProcessHello"},
+	{"ProcessClaudeCodePrint", "ProcessHello"},
+	{"SessionLoadResume1000", "SessionLoadDecodeBaseline"},
 }
 
 // result is every value of every metric of one benchmark, in input order.
@@ -52,6 +57,8 @@ func main() {
 	printMedians(os.Stdout, results)
 	fmt.Println()
 	printRatios(os.Stdout, results)
+	fmt.Println()
+	printGoals(os.Stdout, results)
 }
 
 // parse reads benchmark lines, keyed by package and name without the

@@ -55,3 +55,63 @@ func TestParseMediansAndRatios(t *testing.T) {
 		}
 	}
 }
+
+const goalsSample = `pkg: github.com/askuser/askuser
+BenchmarkBinarySize-2     	       1	     51167 ns/op	  24674466 askuser-bytes	  20209826 floor-bytes	   1405090 hello-bytes
+BenchmarkProcessFloor-2   	      20	  17695350 ns/op	      1980 hello-KiB	 6.786 hello-ms/run	     12360 maxrss-KiB	  536.0 minflt	 17.53 ms/run	 2.583 x-hello
+BenchmarkProcessVersion-2 	      20	  25552298 ns/op	      1980 hello-KiB	 8.444 hello-ms/run	     14968 maxrss-KiB	  674.0 minflt	 25.81 ms/run	 3.057 x-hello
+BenchmarkProcessAskFile-2 	      20	  16000000 ns/op	      1980 hello-KiB	 8.000 hello-ms/run	     15000 maxrss-KiB	  700.0 minflt	 16.00 ms/run	 2.000 x-hello
+BenchmarkProcessRunPrint/state=disk-2  	      20	  40000000 ns/op	      1980 hello-KiB	 8.000 hello-ms/run	     16000 maxrss-KiB	  900.0 minflt	 40.00 ms/run	 5.000 x-hello
+BenchmarkProcessRunPrint/state=tmpfs-2 	      20	  30000000 ns/op	      1980 hello-KiB	 8.000 hello-ms/run	     16000 maxrss-KiB	  900.0 minflt	 30.00 ms/run	 3.750 x-hello
+BenchmarkProcessClaudeCodePrint-2  	       1	1200000000 ns/op	      1980 hello-KiB	 8.000 hello-ms/run	    320000 maxrss-KiB	  40000 minflt	  1200 ms/run	 150.0 x-hello
+pkg: github.com/askuser/askuser/internal/session
+BenchmarkSessionLoadResume1000-2       	      54	  22000000 ns/op
+BenchmarkSessionLoadDecodeBaseline-2   	      42	  20000000 ns/op
+BenchmarkSessionLoadReadBaseline-2     	     739	   1500000 ns/op
+`
+
+func TestGoals(t *testing.T) {
+	results, err := parse(strings.NewReader(goalsSample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	printGoals(&out, results)
+	for _, want := range []struct{ goal, measured, met string }{
+		{"binary size", "24.7 MB: 1.22x the floor (20.2 MB), 17.6x hello-world", ""},
+		{"askuser --version", "14.6 MiB peak RSS (hello-world 1.934 MiB; the floor 12.1 MiB: 1.21x)", "NO"},
+		{"askuser ask --frontend file", "2.00x hello-world (16.0 vs 8.000 ms)", "yes"},
+		{"run -p session vs Claude Code 2.1.197: time", "30.0x faster (40.0 vs 1200 ms; journal on tmpfs 30.0 ms: 40.0x)", "NO"},
+		{"run -p session vs Claude Code 2.1.197: peak memory", "20.0x less (15.6 vs 312.5 MiB)", "yes"},
+		{"resuming a 1,000-turn session", "1.10x decoding its journal (22.0 vs 20.0 ms; reading it alone 1.500 ms)", "yes"},
+		{"the floor,", "12.1 MiB peak RSS, 17.5 ms, 2.58x hello-world", ""},
+	} {
+		line := lineStarting(out.String(), want.goal+" ")
+		if !strings.Contains(line, want.measured) || !strings.HasSuffix(strings.TrimSpace(line), want.met) {
+			t.Errorf("goal %q reads %q, want %q met %q", want.goal, line, want.measured, want.met)
+		}
+	}
+
+	// Without Claude Code, the comparison is said not to have been made.
+	var short []*result
+	for _, r := range results {
+		if r.name != "ProcessClaudeCodePrint" {
+			short = append(short, r)
+		}
+	}
+	out.Reset()
+	printGoals(&out, short)
+	if !strings.Contains(out.String(), "not measured: BenchmarkProcessClaudeCodePrint did not run (it skips when Claude Code 2.1.197 is not installed") {
+		t.Errorf("without Claude Code's run the goals say:\n%s", out.String())
+	}
+}
+
+// lineStarting returns the first line of s that starts with prefix.
+func lineStarting(s, prefix string) string {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
+	}
+	return ""
+}
