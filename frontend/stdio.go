@@ -43,6 +43,11 @@ type StdioConfig struct {
 	// fixed order, so a program that writes the answers it has straight
 	// away (askuser serve) may name a set a moment before it opens.
 	HoldForLaterSets bool
+	// Expected are sets known to be asked soon (a resumed run's pending
+	// sets, which it asks again all at once, in no fixed order): a line
+	// that names one of them, or that has no "id" and fits only them, is
+	// kept until it is asked rather than refused by another set.
+	Expected []ask.Request
 }
 
 // Stdio is the JSON-lines frontend: it writes each question set as one

@@ -97,7 +97,7 @@ func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 // when none is open (with HoldForLaterSets, also when the set it names is
 // not open).
 func (s *Stdio) applyLocked(l inLine) *lineErr {
-	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && s.laterLocked(&l)) {
+	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && s.laterLocked(&l)) || s.expectedLocked(&l) {
 		s.queued = append(s.queued, l)
 		return nil
 	}
@@ -132,6 +132,30 @@ func (s *Stdio) laterLocked(l *inLine) bool {
 		}
 	}
 	return true
+}
+
+// expectedLocked reports whether l answers an expected set not open yet:
+// one it names, or, without "id", one it fits when no open set fits it.
+func (s *Stdio) expectedLocked(l *inLine) bool {
+	if l.id != "" && s.findSetLocked(l.id) != nil {
+		return false
+	}
+	if l.id == "" {
+		for _, set := range s.sets {
+			if l.fits(set.req.Questions) {
+				return false
+			}
+		}
+	}
+	for _, req := range s.cfg.Expected {
+		if s.findSetLocked(req.ID) != nil {
+			continue
+		}
+		if l.id == req.ID || (l.id == "" && l.fits(req.Questions)) {
+			return true
+		}
+	}
+	return false
 }
 
 // heldNote names the held lines no open set took, for closedErr.

@@ -90,3 +90,22 @@ func TestStdioHoldsIDLessLineForLaterSet(t *testing.T) {
 		t.Errorf("got %v, want an error line", m)
 	}
 }
+
+// A resumed run says which sets it will ask again (Expected): a line for
+// one not open yet waits for it, by id or, without one, by its headers,
+// while a line that fits nothing is still refused at once.
+func TestStdioExpectedSets(t *testing.T) {
+	db, auth := oneQ("db", "Database", "Postgres", "SQLite"), oneQ("auth", "Auth", "OAuth", "JWT")
+	g := newRig(t, StdioConfig{Expected: []ask.Request{db, auth}})
+	first := g.ask(context.Background(), db)
+	g.expectQuestion("db")
+	g.send(`{"source":"person","answers":{"Auth":"JWT"}}`, `{"answers":{"Databse":"SQLite"}}`)
+	if m := g.next(); m["type"] != "error" || !strings.Contains(m["error"].(string), `stdin line 2`) {
+		t.Errorf("got %v, want an error line about line 2", m)
+	}
+	second := g.ask(context.Background(), auth)
+	g.expectQuestion("auth")
+	checkSummary(t, answered(t, second), []string{"Auth: JWT (person)"})
+	g.send(`{"answers":{"Database":"SQLite"}}`)
+	checkSummary(t, answered(t, first), []string{"Database: SQLite (program)"})
+}

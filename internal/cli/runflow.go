@@ -161,7 +161,8 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		out = r.e.ios.TextOut() // model text, for a person: sanitised (JSON lines pass unchanged)
 	}
 	r.out = &lineWriter{w: out}
-	ch, err := runFrontend(r.o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
+	ch, err := runFrontend(r.o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID,
+		Expected: r.sess.State.PendingQuestions()}) // a resumed run asks these again, in no fixed order
 	if err != nil {
 		return err
 	}
