@@ -37,9 +37,10 @@ type StdioConfig struct {
 	// with ask.ErrNoAnswer: a program that answers the sets it can and
 	// closes its end keeps the others pending (askuser serve does).
 	SuspendAtEnd bool
-	// HoldForLaterSets keeps an answer line that names a set not open (yet)
-	// for when that set is asked, even after In ends, instead of refusing
-	// it. A resumed run asks its pending sets again, all at once and in no
+	// HoldForLaterSets keeps an answer line that names a set not open (yet),
+	// or that has no "id" and fits no open set, for when its set is asked,
+	// even after In ends, instead of refusing it; closedErr names the lines
+	// no set took. A resumed run asks its pending sets again, all at once and in no
 	// fixed order, so a program that writes the answers it has straight
 	// away (askuser serve) may name a set a moment before it opens.
 	HoldForLaterSets bool

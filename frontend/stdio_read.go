@@ -94,10 +94,9 @@ func (s *Stdio) handleLocked(line []byte, n int, unterminated bool) *lineErr {
 }
 
 // applyLocked answers an open set with l, or keeps l for the next set
-// when none is open (with HoldForLaterSets, also when the set it names is
-// not open).
+// when none is open or when it waits for a set not open yet (holdLocked).
 func (s *Stdio) applyLocked(l inLine) *lineErr {
-	if len(s.sets) == 0 || (s.cfg.HoldForLaterSets && s.laterLocked(&l)) || s.expectedLocked(&l) {
+	if len(s.sets) == 0 || s.holdLocked(&l) {
 		s.queued = append(s.queued, l)
 		return nil
 	}
@@ -118,25 +117,13 @@ func (s *Stdio) applyLocked(l inLine) *lineErr {
 	return nil
 }
 
-// laterLocked reports whether l answers a set that is not open yet: it
-// names one, or it names none and its answers fit no open set. Resumed
-// sets and concurrent sub-agents open in no fixed order, so an id-less
-// line for the second may arrive while only the first is open.
-func (s *Stdio) laterLocked(l *inLine) bool {
-	if l.id != "" {
-		return s.findSetLocked(l.id) == nil
-	}
-	for _, set := range s.sets {
-		if l.fits(set.req.Questions) {
-			return false
-		}
-	}
-	return true
-}
-
-// expectedLocked reports whether l answers an expected set not open yet:
-// one it names, or, without "id", one it fits when no open set fits it.
-func (s *Stdio) expectedLocked(l *inLine) bool {
+// holdLocked reports whether l answers a set that is not open yet, and
+// so waits for it: it names no open set, or, without "id", fits none; and
+// either HoldForLaterSets is set or an Expected set not yet open is the
+// one it names or fits. Resumed sets and concurrent sub-agents open in no
+// fixed order, so a line for the second may arrive while only the first
+// is open.
+func (s *Stdio) holdLocked(l *inLine) bool {
 	if l.id != "" && s.findSetLocked(l.id) != nil {
 		return false
 	}
@@ -147,11 +134,11 @@ func (s *Stdio) expectedLocked(l *inLine) bool {
 			}
 		}
 	}
+	if s.cfg.HoldForLaterSets {
+		return true
+	}
 	for _, req := range s.cfg.Expected {
-		if s.findSetLocked(req.ID) != nil {
-			continue
-		}
-		if l.id == req.ID || (l.id == "" && l.fits(req.Questions)) {
+		if s.findSetLocked(req.ID) == nil && (l.id == req.ID || (l.id == "" && l.fits(req.Questions))) {
 			return true
 		}
 	}
