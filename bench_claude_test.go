@@ -24,18 +24,9 @@ func BenchmarkProcessClaudeCodePrint(b *testing.B) {
 		b.Fatal(err)
 	}
 	home, dir := b.TempDir(), b.TempDir()
-	var srv *fakeprovider.Server
-	b.Cleanup(func() {
-		if srv != nil {
-			srv.Close()
-		}
-	})
+	fakes := newFakeRuns(b, input, checkClaudeServed)
 	benchProcess(b, func(b *testing.B) benchProc {
-		if srv != nil {
-			checkClaudeServed(b, srv)
-			srv.Close()
-		}
-		srv = fakeprovider.NewAnthropic(runPrintTurns(input)...)
+		srv := fakes.next(b)
 		return benchProc{
 			path:    claude,
 			args:    []string{"-p", "Add authentication to my app"},
@@ -44,7 +35,7 @@ func BenchmarkProcessClaudeCodePrint(b *testing.B) {
 			want:    runPrintDone,
 		}
 	})
-	checkClaudeServed(b, srv)
+	fakes.done(b)
 }
 
 // checkClaudeServed fails the benchmark unless Claude Code used both turns

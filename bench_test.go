@@ -293,18 +293,9 @@ func BenchmarkProcessRunPrint(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { os.RemoveAll(state) })
-			var srv *fakeprovider.Server
-			b.Cleanup(func() {
-				if srv != nil {
-					srv.Close()
-				}
-			})
+			fakes := newFakeRuns(b, input, checkRunServed)
 			benchProcess(b, func(b *testing.B) benchProc {
-				if srv != nil {
-					checkRunServed(b, srv)
-					srv.Close()
-				}
-				srv = fakeprovider.NewAnthropic(runPrintTurns(input)...)
+				srv := fakes.next(b)
 				return benchProc{
 					path: releaseBins(b).askuser,
 					args: []string{"run", "-p", "--provider", "anthropic", "--base-url", srv.URL, "--api-key", "bench",
@@ -313,10 +304,42 @@ func BenchmarkProcessRunPrint(b *testing.B) {
 					want: runPrintDone,
 				}
 			})
-			checkRunServed(b, srv)
+			fakes.done(b)
 		})
 	}
 }
+
+// fakeRuns gives each run of a process benchmark a fresh fake Anthropic
+// API scripted with runPrintTurns, and checks with served that the run
+// before used it as it should.
+type fakeRuns struct {
+	input  []byte
+	served func(*testing.B, *fakeprovider.Server)
+	srv    *fakeprovider.Server
+}
+
+func newFakeRuns(b *testing.B, input []byte, served func(*testing.B, *fakeprovider.Server)) *fakeRuns {
+	f := &fakeRuns{input: input, served: served}
+	b.Cleanup(func() {
+		if f.srv != nil {
+			f.srv.Close()
+		}
+	})
+	return f
+}
+
+// next checks and closes the previous run's server and starts this run's.
+func (f *fakeRuns) next(b *testing.B) *fakeprovider.Server {
+	if f.srv != nil {
+		f.served(b, f.srv)
+		f.srv.Close()
+	}
+	f.srv = fakeprovider.NewAnthropic(runPrintTurns(f.input)...)
+	return f.srv
+}
+
+// done checks the last run's server.
+func (f *fakeRuns) done(b *testing.B) { f.served(b, f.srv) }
 
 // runPrintTurns are the model's two turns in a run -p benchmark: it asks
 // the question set input, then ends with runPrintDone.

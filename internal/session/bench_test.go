@@ -142,14 +142,7 @@ func BenchmarkSessionLoadResume1000(b *testing.B) {
 // BenchmarkSessionLoadDecodeBaseline reads the same journal and decodes
 // every record, without replaying, locking or writing anything.
 func BenchmarkSessionLoadDecodeBaseline(b *testing.B) {
-	journal, err := longJournal()
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "long.jsonl")
-	if err := os.WriteFile(path, journal, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	path, journal := longJournalFile(b)
 	b.SetBytes(int64(len(journal)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -176,14 +169,7 @@ func BenchmarkSessionLoadDecodeBaseline(b *testing.B) {
 // BenchmarkSessionLoadReadBaseline reads the same journal and splits it
 // into lines: the floor of anything that looks at every record.
 func BenchmarkSessionLoadReadBaseline(b *testing.B) {
-	journal, err := longJournal()
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "long.jsonl")
-	if err := os.WriteFile(path, journal, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	path, journal := longJournalFile(b)
 	b.SetBytes(int64(len(journal)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -197,4 +183,17 @@ func BenchmarkSessionLoadReadBaseline(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(journal)), "file-bytes")
+}
+
+// longJournalFile writes longJournal to a file for the baselines.
+func longJournalFile(b *testing.B) (string, []byte) {
+	journal, err := longJournal()
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, journal, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path, journal
 }
