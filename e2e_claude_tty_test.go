@@ -13,10 +13,6 @@ import (
 	"testing"
 	"time"
 
-	expect "github.com/Netflix/go-expect"
-	"github.com/creack/pty"
-	"github.com/hinshun/vt10x"
-
 	"github.com/askuser/askuser/internal/clients"
 	"github.com/askuser/askuser/internal/fakeprovider"
 )
@@ -93,23 +89,8 @@ func TestClaudeCodeAtTheTerminal(t *testing.T) {
 // stdout (the JSON result) is collected apart.
 func startClaudeTTY(t *testing.T, version, dir, baseURL string, args ...string) (*ttyProc, *bytes.Buffer) {
 	t.Helper()
-	replies, replyTTY, err := pty.Open()
-	if err != nil {
-		t.Fatalf("open pty: %v", err)
-	}
-	screen := vt10x.New(vt10x.WithWriter(replyTTY), vt10x.WithSize(100, 50))
-	raw := &syncBuffer{}
-	c, err := expect.NewConsole(expect.WithStdin(replies), expect.WithStdout(screen, raw),
-		expect.WithCloser(replies, replyTTY), expect.WithDefaultTimeout(waitLimit))
-	if err != nil {
-		t.Fatalf("new console: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := pty.Setsize(c.Tty(), &pty.Winsize{Rows: 50, Cols: 100}); err != nil {
-		t.Fatalf("set pty size: %v", err)
-	}
-	p := &ttyProc{t: t, c: c, screen: screen, raw: raw, done: make(chan struct{})}
-	p.before = p.termios()
+	p := newTTY(t)
+	c := p.c
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
 	cmd := clients.ClaudeCommand(ctx, t, version, t.TempDir(), baseURL, args...)

@@ -137,12 +137,7 @@ func TestTerminalPlain(t *testing.T) {
 		for _, sz := range termSizes {
 			t.Run(tc.name+"/"+sizeName(sz), func(t *testing.T) {
 				t.Parallel()
-				outPath := filepath.Join(t.TempDir(), "out.txt")
-				out, err := os.Create(outPath)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer out.Close()
+				out, outPath := outFile(t)
 				args := append([]string{"ask"}, append(tc.args, "testdata/questions/auth.json")...)
 				p := startProc(t, sz, repoRoot(t), out, tc.env, askuserBin(), args...)
 				p.tm.WaitText("  2. JWT")

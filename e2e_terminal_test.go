@@ -50,12 +50,7 @@ func answerAuth(p *ttyProc) {
 // the file, and the terminal is left as it was.
 func TestTerminalAskToFile(t *testing.T) {
 	t.Parallel()
-	outPath := filepath.Join(t.TempDir(), "out.txt")
-	out, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out, outPath := outFile(t)
 	p := startTTY(t, repoRoot(t), out, "ask", "testdata/questions/auth.json")
 	answerAuth(p)
 	code, after := p.exit()
@@ -91,12 +86,7 @@ func TestTerminalAskToFile(t *testing.T) {
 // stdout, the terminal restored.
 func TestTerminalAskCtrlC(t *testing.T) {
 	t.Parallel()
-	outPath := filepath.Join(t.TempDir(), "out.txt")
-	out, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
+	out, outPath := outFile(t)
 	p := startTTY(t, repoRoot(t), out, "ask", "testdata/questions/auth.json")
 	p.prompt("Which authentication method should we use?")
 	p.send(keyDown, keyCtrlC)

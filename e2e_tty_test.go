@@ -83,6 +83,49 @@ func startTTYEnv(t *testing.T, dir string, stdout *os.File, env []string, args .
 // of the terminal (nil: the terminal), as when a prompt is piped in.
 func startTTYIn(t *testing.T, dir string, stdin io.Reader, stdout *os.File, env []string, args ...string) *ttyProc {
 	t.Helper()
+	p := newTTY(t)
+	c := p.c
+
+	cmd := exec.Command(askuserBin(), args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1",
+		"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
+	if stdout != nil {
+		cmd.Stdout = stdout
+	}
+	ctty := 0 // the child's descriptor that is the terminal
+	if stdin != nil {
+		cmd.Stdin, ctty = stdin, 2
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start askuser: %v", err)
+	}
+	p.cmd = cmd
+	t.Cleanup(reap(cmd, &p.err, p.done))
+	return p
+}
+
+// outFile creates a file for a program's standard output, closed at the
+// end of the test, and returns it and its path.
+func outFile(t *testing.T) (*os.File, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out.txt")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, path
+}
+
+// newTTY opens a 100×50 terminal drawn on a vt10x screen, with no program
+// on it yet: the caller starts one with the terminal as its controlling
+// terminal and sets p.cmd.
+func newTTY(t *testing.T) *ttyProc {
+	t.Helper()
 	// vt10x writes its replies to a second pty; go-expect copies them to
 	// the program's input.
 	replies, replyTTY, err := pty.Open()
@@ -106,26 +149,6 @@ func startTTYIn(t *testing.T, dir string, stdin io.Reader, stdout *os.File, env 
 	}
 	p := &ttyProc{t: t, c: c, screen: screen, raw: raw, done: make(chan struct{})}
 	p.before = p.termios()
-
-	cmd := exec.Command(askuserBin(), args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1",
-		"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
-	if stdout != nil {
-		cmd.Stdout = stdout
-	}
-	ctty := 0 // the child's descriptor that is the terminal
-	if stdin != nil {
-		cmd.Stdin, ctty = stdin, 2
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: ctty}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start askuser: %v", err)
-	}
-	p.cmd = cmd
-	t.Cleanup(reap(cmd, &p.err, p.done))
 	return p
 }
 

@@ -181,12 +181,7 @@ func TestWebRaceTerminal(t *testing.T) {
 	for _, where := range []string{"page", "terminal"} {
 		t.Run(where, func(t *testing.T) {
 			t.Parallel()
-			outPath := filepath.Join(t.TempDir(), "out.txt")
-			out, err := os.Create(outPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer out.Close()
+			out, outPath := outFile(t)
 			p := startTTY(t, repoRoot(t), out, "ask", "testdata/questions/auth.json", "--frontend", "web,survey")
 			p.prompt("Which authentication method should we use?")
 			if where == "page" {
