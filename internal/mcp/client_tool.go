@@ -84,9 +84,12 @@ func (t *remoteTool) Run(ctx context.Context, call *agentloop.Call) (agentloop.R
 	if gone := r.goneErr(); gone != nil {
 		return t.goneResult(gone, "before this call"), nil
 	}
-	cctx, cancel := context.WithCancel(ctx)
+	var cctx context.Context
+	var cancel context.CancelFunc
 	if r.cfg.Timeout > 0 {
 		cctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+	} else {
+		cctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
 	cur := &callState{call: call, ctx: cctx, cancel: cancel}
