@@ -21,6 +21,10 @@ const (
 	ConfirmHeader = "Confirm"
 )
 
+// MaxAsks bounds how often one form is asked: a person who keeps giving
+// answers the form cannot take is asked again twice, then it is declined.
+const MaxAsks = 3
+
 // optKind says what choosing an option means.
 type optKind int
 

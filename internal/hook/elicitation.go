@@ -2,23 +2,18 @@ package hook
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"maps"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/elicit"
 )
-
-// formAttempts bounds how often a person is asked a form again when the
-// answers do not fit it (a number that is not one).
-const formAttempts = 3
 
 // elicitation answers an Elicitation event: the server's form is asked as
 // a question set and accepted with the exact values its schema allows.
 // Claude Code passes the content to the server unchecked, so the mapping
-// back (form.Content) is what keeps it valid.
+// back (elicit.Form.Content) is what keeps it valid.
 //
 // What the server is told, truthfully: accept, with answers a person gave
 // or wrote in advance; cancel when nobody answered (no frontend, a
@@ -29,11 +24,11 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 	if ev.Mode != "" && ev.Mode != "form" {
 		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's %q elicitation; askuser answers forms only", server, ask.Display(ev.Mode)))
 	}
-	f, err := parseForm(ev.Message, ev.Schema)
+	f, err := elicit.Parse(ev.Message, ev.Schema)
 	if err != nil {
 		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form, which cannot be asked: %v", server, err))
 	}
-	id := newID()
+	id := ask.NewID("elicitation")
 	content := map[string]any{}
 	for attempt := 1; ; attempt++ {
 		answers, err := cfg.Ask(ctx, f.Questions(id, ""))
@@ -47,10 +42,10 @@ func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 		}
 		got, probs := f.Content(answers)
 		maps.Copy(content, got)
-		if probs == nil {
+		if len(probs) == 0 {
 			return formAction("accept", content, "")
 		}
-		if probs.Final() || !approval.AllPerson(answers) || attempt == formAttempts {
+		if probs.Final() || !approval.AllPerson(answers) || attempt == elicit.MaxAsks {
 			return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's form: the answers do not fit it: %s", server, probs))
 		}
 		f = f.Retry(probs) // asks again only what did not fit, saying why
@@ -68,11 +63,4 @@ func formAction(action string, content map[string]any, stderr string) Reply {
 		r.Stderr = ask.Display(stderr)
 	}
 	return r
-}
-
-// newID names a form's question set.
-func newID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return "elicitation_" + hex.EncodeToString(b[:])
 }

@@ -17,10 +17,6 @@ import (
 	"github.com/askuser/askuser/internal/elicit"
 )
 
-// maxAsks bounds how often one form is asked: a person who keeps giving
-// answers the form cannot take is asked again twice, then it is declined.
-const maxAsks = 3
-
 // The actions of an elicitation result.
 const (
 	actionAccept  = "accept"
@@ -130,7 +126,7 @@ func (r *remote) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 			cur.note(noteText(p.Message, "the form was filled in by "+describeSources(sources)))
 			return &mcp.ElicitResult{Action: actionAccept, Content: content}, nil
 		}
-		if probs.Final() || attempt == maxAsks {
+		if probs.Final() || attempt == elicit.MaxAsks {
 			return r.decline(cur, p.Message, "the answers cannot fill in the form: "+probs.String()), nil
 		}
 		form = form.Retry(probs)
