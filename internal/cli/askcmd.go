@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +79,7 @@ func runAsk(c *cli.Context, e *env) error {
 	}
 	id := c.String("id")
 	if id == "" {
-		id = newID("ask")
+		id = ask.NewID("ask")
 	}
 	req := ask.Request{ID: id, Questions: in.Questions}
 	answers, err := askWithTimeout(c.Context, ch.fe, req, c.Duration("timeout"), onTimeout)
@@ -162,10 +160,3 @@ type errorMark struct{ err error }
 
 func (m errorMark) Error() string { return "" }
 func (m errorMark) Unwrap() error { return m.err }
-
-// newID returns prefix_ plus 12 random hex digits.
-func newID(prefix string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return prefix + "_" + hex.EncodeToString(b[:])
-}

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -100,9 +98,7 @@ func callID(call *sdk.CallToolRequest) string {
 	if id, ok := call.Params.Meta["claudecode/toolUseId"].(string); ok && id != "" {
 		return id
 	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return "mcp_" + hex.EncodeToString(b[:])
+	return ask.NewID("mcp")
 }
 
 // headers lists a set's headers for a log line or a progress message.
