@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,8 +159,42 @@ func TestTerminalVersion(t *testing.T) {
 	if err != nil || string(out) != "askuser version v9.8.7-test\n" {
 		t.Errorf("--version = %q, %v", out, err)
 	}
+	if v := mcpServerVersion(t, bin); v != "v9.8.7-test" {
+		t.Errorf("askuser mcp tells its host version %q, want v9.8.7-test", v)
+	}
 	// The test binary of this package is a plain local build.
-	if out, _ := exec.Command(askuserBin(), "--version").Output(); !strings.HasPrefix(string(out), "askuser version ") {
+	out, _ = exec.Command(askuserBin(), "--version").Output()
+	plain, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "askuser version ")
+	if !ok || plain == "" {
 		t.Errorf("--version = %q", out)
 	}
+	if v := mcpServerVersion(t, askuserBin()); v != plain {
+		t.Errorf("askuser mcp tells its host version %q, want %q, as --version says", v, plain)
+	}
+}
+
+// mcpServerVersion is the version askuser mcp (bin) reports in its
+// initialize reply. Its stdin stays open until the reply is read: a host
+// that hangs up first gets no reply.
+func mcpServerVersion(t *testing.T, bin string) string {
+	t.Helper()
+	mcp := exec.Command(bin, "mcp", "--frontend", "auto")
+	in, _ := mcp.StdinPipe()
+	out, _ := mcp.StdoutPipe()
+	if err := mcp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer mcp.Wait()
+	defer in.Close()
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`+"\n")
+	reply, err := bufio.NewReader(out).ReadBytes('\n')
+	var init struct {
+		Result struct {
+			ServerInfo struct{ Version string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if jerr := json.Unmarshal(reply, &init); jerr != nil {
+		t.Fatalf("askuser mcp initialize reply %q: %v (%v)", reply, jerr, err)
+	}
+	return init.Result.ServerInfo.Version
 }

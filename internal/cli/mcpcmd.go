@@ -47,7 +47,7 @@ func runMCP(c *cli.Context, e *env) error {
 		unwatched = 0
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
-		Version: Version, Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
+		Version: version(), Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
 		Unwatched: unwatched, Log: e.ios.ErrOut,
 	})
 	return srv.Run(c.Context, io.NopCloser(e.ios.In), nopWriteCloser{e.ios.Out})

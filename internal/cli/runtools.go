@@ -65,7 +65,7 @@ func (r *runner) buildTools(ctx context.Context, fileRules *approval.Policy) (*r
 	if err != nil {
 		return nil, err
 	}
-	client, failures := mcp.Start(ctx, cfg, mcp.Options{LogDir: logs, ClientName: "askuser", ClientVersion: Version,
+	client, failures := mcp.Start(ctx, cfg, mcp.Options{LogDir: logs, ClientName: "askuser", ClientVersion: version(),
 		OnExit: func(e *mcp.ServerError) {
 			fmt.Fprintf(r.e.ios.ErrOut, "askuser: %v\n", e)
 		}})
