@@ -1,7 +1,6 @@
 // Package wire holds every JSON line askuser writes about a question set:
-// the question line that opens it, the answers line that closes it, the
-// error line about an input line it could not use, and the notice line
-// about a set withdrawn or given up. The JSON-lines frontend, the
+// the question line that opens it, the answers line that closes it, and
+// the error line about an input line it could not use. The JSON-lines frontend, the
 // stream-json output of askuser run, --notify-cmd payloads, askuser ask
 // --json, and the bridges and the web inbox all write these types, so one
 // question set has one shape, with the same keys, wherever it is seen.
@@ -32,7 +31,6 @@ const (
 	TypeQuestion = "question"
 	TypeAnswers  = "answers"
 	TypeError    = "error"
-	TypeNotice   = "notice"
 )
 
 // Question opens a question set.
@@ -91,29 +89,6 @@ type Error struct {
 
 // NewError is an error line.
 func NewError(id, msg string) Error { return Error{Type: TypeError, ID: id, Error: msg} }
-
-// Notice events.
-const (
-	// NoticeWithdrawn: the set is no longer open (answered elsewhere,
-	// cancelled, or the run stopped); an answer line for it is refused.
-	NoticeWithdrawn = "withdrawn"
-	// NoticeTimeout: nobody answered within the time allowed.
-	NoticeTimeout = "timeout"
-)
-
-// Notice tells a reader what happened to an open set.
-type Notice struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	SessionID string `json:"session_id"`
-	Event     string `json:"event"`
-	Message   string `json:"message"`
-}
-
-// NewNotice is a notice line.
-func NewNotice(id, sessionID, event, msg string) Notice {
-	return Notice{Type: TypeNotice, ID: id, SessionID: sessionID, Event: event, Message: msg}
-}
 
 // Encode returns v as one line ending in "\n". Beyond encoding/json's
 // escapes, C1 control characters and invisible format characters

@@ -78,13 +78,9 @@ func TestAnswersLine(t *testing.T) {
 	}
 }
 
-func TestErrorAndNoticeLines(t *testing.T) {
+func TestErrorLine(t *testing.T) {
 	if got := string(wire.Encode(wire.NewError("", "bad line"))); got != `{"type":"error","error":"bad line"}`+"\n" {
 		t.Errorf("error line %s", got)
-	}
-	n := wire.Encode(wire.NewNotice("q1", "", wire.NoticeTimeout, "no answer within 5m0s"))
-	if got := strings.Join(keys(t, n), ","); got != "type,id,session_id,event,message" {
-		t.Errorf("notice keys %s", got)
 	}
 }
 
