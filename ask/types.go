@@ -88,10 +88,12 @@ func hasSuffixFold(s, suffix string) bool {
 // without surrounding space. Results always use bare labels.
 func BareLabel(label string) string {
 	l := strings.TrimSpace(label)
-	if !hasSuffixFold(l, recommendedSuffix) && IsRecommended(l) {
-		l = strings.TrimSpace(Display(l)) // the suffix was hidden among invisible characters
+	if !hasSuffixFold(l, recommendedSuffix) && !isPlain(l) {
+		if d := strings.TrimSpace(Display(l)); hasSuffixFold(d, recommendedSuffix) {
+			l = d // the suffix was hidden among invisible characters
+		}
 	}
-	if IsRecommended(l) {
+	if hasSuffixFold(l, recommendedSuffix) {
 		l = strings.TrimSpace(l[:len(l)-len(recommendedSuffix)])
 	}
 	return l
