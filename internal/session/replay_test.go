@@ -87,7 +87,7 @@ func richJournal(t *testing.T) []byte {
 		return agentloop.Message{Role: agentloop.RoleAssistant, Content: blocks}
 	}
 	some := []ask.Answer{{Question: "First?", Header: "First", Selected: []string{"A"}, Source: ask.SourcePerson}}
-	child := s.Child("toolu_task").(*childJournal)
+	child := s.Child("toolu_task").(*journalAt)
 	grandchild := child.Child("call_task")
 	for _, err := range []error{
 		s.Message(user(agentloop.Block{Type: agentloop.BlockText, Text: "plan"})),

@@ -130,77 +130,83 @@ type Session struct {
 // Path is the journal file.
 func (s *Session) Path() string { return s.path }
 
-// Message records a message (agentloop.Journal).
-func (s *Session) Message(m agentloop.Message) error {
-	return s.append(record{Type: recMessage, Message: &m})
-}
+// Message records a message of the top conversation (agentloop.Journal);
+// so do Asked, Replied, Partial, Step and Answered for its other events.
+// A sub-agent's go through Child.
+func (s *Session) Message(m agentloop.Message) error { return s.top().Message(m) }
 
-// Asked records a question set starting to wait (agentloop.Journal).
+// Asked records a question set starting to wait.
 func (s *Session) Asked(req ask.Request, toolUseID string, at time.Time) error {
-	return s.append(record{Type: recAsked, At: at, Request: &req, ToolUseID: toolUseID})
+	return s.top().Asked(req, toolUseID, at)
 }
 
-// Replied records the answers to a question set (agentloop.Journal).
+// Replied records the answers to a question set.
 func (s *Session) Replied(requestID string, answers []ask.Answer) error {
-	return s.append(record{Type: recReplied, RequestID: requestID, Answers: answers})
+	return s.top().Replied(requestID, answers)
 }
 
 // Partial records answers to some questions of a set
 // (agentloop.PartialJournal).
 func (s *Session) Partial(requestID string, answers []ask.Answer, indexes []int) error {
-	return s.append(record{Type: recPartial, RequestID: requestID, Answers: answers, Indexes: indexes})
+	return s.top().Partial(requestID, answers, indexes)
 }
 
-// Step records a step of a tool call (agentloop.Journal).
+// Step records a step of a tool call.
 func (s *Session) Step(toolUseID, key string, value json.RawMessage) error {
-	return s.append(record{Type: recStep, ToolUseID: toolUseID, Key: key, Value: value})
+	return s.top().Step(toolUseID, key, value)
 }
 
-// Answered records a tool result (agentloop.Journal).
+// Answered records a tool result.
 func (s *Session) Answered(id string, result agentloop.Block, answers []ask.Answer) error {
-	return s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers})
+	return s.top().Answered(id, result, answers)
 }
 
 // Child returns the journal of the sub-agent started by call toolUseID
 // (agentloop.ChildJournal): its records go into this session's file,
 // marked with their parent, and load into State.Children.
-func (s *Session) Child(toolUseID string) agentloop.Journal {
-	return &childJournal{s: s, parent: toolUseID}
-}
+func (s *Session) Child(toolUseID string) agentloop.Journal { return s.top().Child(toolUseID) }
 
-// childJournal is a sub-agent's journal inside its parent's session.
-type childJournal struct {
+func (s *Session) top() *journalAt { return &journalAt{s: s} }
+
+// journalAt writes the records of one conversation of a session: the top
+// one (parent "") or a sub-agent's, whose records carry the path of Task
+// calls that started it.
+type journalAt struct {
 	s      *Session
 	parent string
 }
 
-func (c *childJournal) Message(m agentloop.Message) error {
-	return c.s.append(record{Type: recMessage, Message: &m, Parent: c.parent})
+func (j *journalAt) Message(m agentloop.Message) error {
+	return j.s.append(record{Type: recMessage, Message: &m, Parent: j.parent})
 }
 
-func (c *childJournal) Asked(req ask.Request, toolUseID string, at time.Time) error {
-	return c.s.append(record{Type: recAsked, At: at, Request: &req, ToolUseID: toolUseID, Parent: c.parent})
+func (j *journalAt) Asked(req ask.Request, toolUseID string, at time.Time) error {
+	return j.s.append(record{Type: recAsked, At: at, Request: &req, ToolUseID: toolUseID, Parent: j.parent})
 }
 
-func (c *childJournal) Replied(requestID string, answers []ask.Answer) error {
-	return c.s.append(record{Type: recReplied, RequestID: requestID, Answers: answers, Parent: c.parent})
+func (j *journalAt) Replied(requestID string, answers []ask.Answer) error {
+	return j.s.append(record{Type: recReplied, RequestID: requestID, Answers: answers, Parent: j.parent})
 }
 
-func (c *childJournal) Partial(requestID string, answers []ask.Answer, indexes []int) error {
-	return c.s.append(record{Type: recPartial, RequestID: requestID, Answers: answers, Indexes: indexes, Parent: c.parent})
+func (j *journalAt) Partial(requestID string, answers []ask.Answer, indexes []int) error {
+	return j.s.append(record{Type: recPartial, RequestID: requestID, Answers: answers, Indexes: indexes, Parent: j.parent})
 }
 
-func (c *childJournal) Step(toolUseID, key string, value json.RawMessage) error {
-	return c.s.append(record{Type: recStep, ToolUseID: toolUseID, Key: key, Value: value, Parent: c.parent})
+func (j *journalAt) Step(toolUseID, key string, value json.RawMessage) error {
+	return j.s.append(record{Type: recStep, ToolUseID: toolUseID, Key: key, Value: value, Parent: j.parent})
 }
 
-func (c *childJournal) Answered(id string, result agentloop.Block, answers []ask.Answer) error {
-	return c.s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers, Parent: c.parent})
+func (j *journalAt) Answered(id string, result agentloop.Block, answers []ask.Answer) error {
+	return j.s.append(record{Type: recAnswered, ToolUseID: id, Result: &result, Answers: answers, Parent: j.parent})
 }
 
-// Child is the journal of a sub-agent's own sub-agent.
-func (c *childJournal) Child(toolUseID string) agentloop.Journal {
-	return &childJournal{s: c.s, parent: c.parent + "/" + toolUseID}
+// Child is the journal of the sub-agent this conversation's call
+// toolUseID started.
+func (j *journalAt) Child(toolUseID string) agentloop.Journal {
+	if j.parent == "" {
+		return &journalAt{s: j.s, parent: toolUseID}
+	}
+	return &journalAt{s: j.s, parent: j.parent + "/" + toolUseID}
 }
 
 // SetStatus records how a run ended.
