@@ -69,11 +69,11 @@ func noteUnasked(st *State, j Journal, prefix string, at time.Time) ([]ask.Reque
 		if _, asked := st.AskedAt[id]; asked {
 			continue
 		}
-		in, err := ask.Parse(b.Input)
-		if err != nil {
+		req, ok := AskTool{}.Preview(b)
+		if !ok {
 			continue // the model is told its input was invalid, not asked
 		}
-		req := ask.Request{ID: id, Questions: in.Questions}
+		req.ID = id
 		if err := j.Asked(req, b.ID, at); err != nil {
 			return nil, fmt.Errorf("record question: %w", err)
 		}

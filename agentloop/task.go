@@ -158,10 +158,7 @@ func (t TaskTool) childTools(parent *Registry) *Registry {
 // agentName is how a person sees who asks: the description, under its
 // parent's for a sub-agent's sub-agent.
 func agentName(parent, description string) string {
-	d := strings.TrimSpace(ask.Display(description))
-	if r := []rune(d); len(r) > 60 {
-		d = string(r[:60]) + "…"
-	}
+	d := truncate(strings.TrimSpace(ask.Display(description)), 60)
 	if parent != "" {
 		return parent + " › " + d
 	}

@@ -168,9 +168,10 @@ func (s *Session) Waiting() []Waiting {
 
 func waiting(st *agentloop.State) []Waiting {
 	var out []Waiting
+	last := st.FinalText()
 	for _, req := range st.PendingSets() {
 		rest, _ := st.Remaining(req)
-		w := Waiting{ID: req.ID, Agent: req.Agent, AskedAt: st.AskedAt[req.ID], Request: rest, LastText: st.FinalText()}
+		w := Waiting{ID: req.ID, Agent: req.Agent, AskedAt: st.AskedAt[req.ID], Request: rest, LastText: last}
 		for _, q := range rest.Questions {
 			w.Headers = append(w.Headers, q.Header)
 		}
