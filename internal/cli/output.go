@@ -301,9 +301,7 @@ func (p *printer) result(r runResult) {
 	r.TotalCostUSD = p.cost.take()
 	p.busy.stop()
 	switch p.format {
-	case outJSON:
-		p.line(r)
-	case outStreamJSON:
+	case outJSON, outStreamJSON:
 		p.line(r)
 	default:
 		if p.midLine {

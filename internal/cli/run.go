@@ -162,7 +162,7 @@ func openProtocolFD(n int) (io.Writer, error) {
 // fromStdin says stdin was used up by it.
 func readPrompt(c *cli.Context, e *env) (prompt string, fromStdin bool, err error) {
 	if c.NArg() > 0 {
-		return strings.Join(c.Args().Slice(), " "), false, blankPrompt(c)
+		return strings.Join(c.Args().Slice(), " "), false, nil // runRun checked it is not blank
 	}
 	if e.ios.CanPrompt() {
 		return "", false, usageErrorf("give a prompt: askuser run \"Add authentication to my app\" (or pipe it on standard input)")

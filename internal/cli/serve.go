@@ -34,7 +34,7 @@ shown on the session's page. Sets not answered yet stay pending. Ctrl+C stops se
 resume under way goes on by itself.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
-			&cli.StringFlag{Name: "state-dir", Usage: "sessions are under `DIR` (env ASKUSER_STATE_DIR)"},
+			stateDirFlag(),
 		},
 		Action: func(c *cli.Context) error { return runServe(c, e) },
 	}

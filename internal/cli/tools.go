@@ -105,7 +105,7 @@ func (t toolSpec) policy(fileRules *approval.Policy) (*approval.Policy, error) {
 // sessionSideDir is the directory beside a session's journal for what the
 // session writes besides it (MCP servers' logs, a background run's output).
 func sessionSideDir(store *session.Store, id string) (string, error) {
-	dir := filepath.Join(store.Dir, "sessions", id+".d")
+	dir := store.SideDir(id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}

@@ -3,13 +3,11 @@ package inbox
 import (
 	"errors"
 	"net/http"
-	"time"
 )
 
 // cardsData is the body of the card page.
 type cardsData struct {
 	Cards []cardView
-	Now   time.Time
 }
 
 // NewCard serves b's cards (--frontend web) until Close: the page lists
@@ -22,7 +20,7 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 	}
 	layout := pageData{Title: "askuser: questions", Heading: "Questions from your agent", Fragment: "/fragment"}
 	show := func(w http.ResponseWriter, r *http.Request) {
-		writePage(w, r, layout, "cards", cardsData{Cards: b.views(s.guard.csrf), Now: s.now()})
+		writePage(w, r, layout, "cards", cardsData{Cards: b.views(s.guard.csrf)})
 	}
 	s.mux.HandleFunc("GET /{$}", show)
 	s.mux.HandleFunc("GET /fragment", show)

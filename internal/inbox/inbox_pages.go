@@ -148,7 +148,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	run := in.runs.state(id)
 	busy := (run == nil || !run.running) && in.store.InUse(id)
 	pending := map[string]bool{}
-	for _, w := range sess.Waiting() {
+	for _, w := range sum.Questions { // sess.Waiting(), computed by Summary
 		key := setKey(w.ID)
 		pending[key] = true
 		if v, ok := in.sentCard(id, run, key); ok && v.State == stateSent {

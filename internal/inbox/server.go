@@ -54,7 +54,6 @@ type Server struct {
 	ln      net.Listener
 	url     string
 	streams chan struct{}
-	now     func() time.Time
 }
 
 // newServer listens on opts.Listen and routes the assets and the event
@@ -75,7 +74,7 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	loopback := loopbackHost(host)
 	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
-		streams: make(chan struct{}, maxStreams), now: time.Now}
+		streams: make(chan struct{}, maxStreams)}
 	urlHost := host
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		if urlHost, err = os.Hostname(); err != nil {

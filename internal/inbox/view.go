@@ -47,7 +47,6 @@ type questionView struct {
 	Header, Text     string
 	Multi            bool
 	Options          []optionView
-	OtherChecked     bool
 	RequiredSelected bool
 }
 
@@ -61,7 +60,6 @@ type optionView struct {
 type answerView struct {
 	Header, Question string
 	Summary          string
-	Source           string
 }
 
 // kindLabel names a set's kind for its chip.
@@ -100,8 +98,7 @@ func newCardView(req ask.Request, key, action, csrf string, askedAt time.Time) c
 func answerViews(answers []ask.Answer) []answerView {
 	out := make([]answerView, len(answers))
 	for i, a := range answers {
-		out[i] = answerView{Header: ask.Display(a.Header), Question: ask.Display(a.Question), Summary: answerSummary(a),
-			Source: a.Source.Describe()}
+		out[i] = answerView{Header: ask.Display(a.Header), Question: ask.Display(a.Question), Summary: answerSummary(a)}
 	}
 	return out
 }
