@@ -162,3 +162,33 @@ func TestTerminalPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestHookPlain: askuser hook takes --plain as ask does, asking with
+// numbered lines on the terminal and writing no escape sequence (it
+// ignored the flag once, and drew the full prompt).
+func TestHookPlain(t *testing.T) {
+	t.Parallel()
+	input, err := os.ReadFile("testdata/questions/auth.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := `{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":` + string(input) + "}"
+	out, outPath := outFile(t)
+	p := startTTYIn(t, repoRoot(t), strings.NewReader(event), out, []string{"NO_COLOR="}, "hook", "--plain")
+	p.expect("  2. JWT")
+	p.expect(">")
+	p.send("2\r")
+	p.expect("  4. Apple")
+	p.expect(">")
+	p.send("1 2\r")
+	if code, _ := p.exit(); code != 0 {
+		t.Fatalf("exit code %d, want 0\nscreen:\n%s", code, p.screen.String())
+	}
+	got, _ := os.ReadFile(outPath)
+	if !strings.Contains(string(got), `"permissionDecision":"allow"`) || !strings.Contains(string(got), `"JWT"`) {
+		t.Errorf("hook output %s: want an allow carrying the answer JWT", got)
+	}
+	if raw := p.raw.String(); strings.Contains(raw, "\x1b") {
+		t.Errorf("plain mode wrote escape sequences: %q", raw)
+	}
+}

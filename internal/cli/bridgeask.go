@@ -113,19 +113,11 @@ func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 		}
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
-	s.answers, s.answersFrom = flagOrEnv(c, e, "answers", "ASKUSER_ANSWERS")
-	if s.name == feFile && s.answers == "" {
-		return s, usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
+	if err := s.readRest(c, e, s.name == feFile); err != nil {
+		return s, err
 	}
-	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
-		p, err := ask.ParsePolicy(from, v)
-		if err != nil {
-			return s, withCode(ExitUsage, err)
-		}
-		if p == ask.PolicySuspend {
-			return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", from)
-		}
-		s.unanswered = p
+	if s.unanswered == ask.PolicySuspend {
+		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)
 	}
 	return s, nil
 }
@@ -197,6 +189,7 @@ func (b *bridgeAsker) survey(ctx context.Context) (ask.Frontend, func(), error) 
 	sv := frontend.NewSurvey(in, out)
 	color := b.ios.ColorAllowed()
 	sv.Color = &color
+	sv.Plain = b.spec.plain || b.ios.IsDumb()
 	return withdrawNotice{sv, out}, func() { closeTTY(); <-b.terminal }, nil
 }
 

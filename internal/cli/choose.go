@@ -45,15 +45,13 @@ type frontendSpec struct {
 	listen               string
 	answers, answersFrom string
 	unanswered           ask.Policy // "" = the file's own setting
+	unansweredFrom       string     // the flag or variable that set it
 	verbose              bool
 	plain                bool // --plain or ASKUSER_PLAIN
 }
 
 func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
-	s := frontendSpec{verbose: c.Bool("verbose"), plain: c.Bool("plain")}
-	if v := e.getenv("ASKUSER_PLAIN"); v != "" && v != "0" && !c.IsSet("plain") {
-		s.plain = true
-	}
+	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	var err error
 	if s.names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
@@ -63,18 +61,29 @@ func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	if s.listen != "" && !slices.Contains(s.names, feWeb) {
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
+	return s, s.readRest(c, e, slices.Contains(s.names, feFile))
+}
+
+// readRest reads what every choice of frontend shares after its name:
+// --plain (or ASKUSER_PLAIN), --answers (or ASKUSER_ANSWERS), which the
+// file frontend needs, and --on-unanswered (or ASKUSER_ON_UNANSWERED).
+func (s *frontendSpec) readRest(c *cli.Context, e *env, fileChosen bool) error {
+	s.plain = c.Bool("plain")
+	if v := e.getenv("ASKUSER_PLAIN"); v != "" && v != "0" && !c.IsSet("plain") {
+		s.plain = true
+	}
 	s.answers, s.answersFrom = flagOrEnv(c, e, "answers", "ASKUSER_ANSWERS")
-	if slices.Contains(s.names, feFile) && s.answers == "" {
-		return s, usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
+	if fileChosen && s.answers == "" {
+		return usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
 	}
 	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
 		p, err := ask.ParsePolicy(from, v)
 		if err != nil {
-			return s, withCode(ExitUsage, err)
+			return withCode(ExitUsage, err)
 		}
-		s.unanswered = p
+		s.unanswered, s.unansweredFrom = p, from
 	}
-	return s, nil
+	return nil
 }
 
 // flagOrEnv returns the flag's value, else the environment variable's, and
