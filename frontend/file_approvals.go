@@ -96,8 +96,3 @@ func (f *File) approvalAnswers(req ask.Request) []ask.Answer {
 	}
 	return out
 }
-
-// hasApprovals reports whether the file holds any rule.
-func (a FileApprovals) hasApprovals() bool {
-	return len(a.Allow)+len(a.Ask)+len(a.Deny) > 0
-}
