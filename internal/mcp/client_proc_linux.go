@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 )
 
 // groupAlive reports whether any process of the group is still running.
 // A member that has exited but not yet been reaped (its parent gone, init
 // slow to reap) counts as gone: it holds nothing open any more.
 func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return false // no member at all: no need to read /proc
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return true
