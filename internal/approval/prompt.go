@@ -57,19 +57,25 @@ func (d Decider) Decide(ctx context.Context, tool, id string, input json.RawMess
 	return d.approve(ctx, tool, id, input)
 }
 
+// InvalidInput words AskUserQuestion input that cannot be asked, for the
+// model: its problems, each saying what to fix, or why it cannot be read.
+func InvalidInput(err error) string {
+	var ve *ask.ValidationError
+	if errors.As(err, &ve) {
+		return ve.ToolResult()
+	}
+	return "Invalid AskUserQuestion input; nothing was asked: " + err.Error()
+}
+
 // answer asks the built-in AskUserQuestion's questions.
 func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) Permission {
 	qonly, err := QuestionsOnly(input)
 	if err != nil {
-		return Permission{Message: "Invalid AskUserQuestion input; nothing was asked: " + err.Error()}
+		return Permission{Message: InvalidInput(err)}
 	}
 	in, err := ask.Parse(qonly)
 	if err != nil {
-		var ve *ask.ValidationError
-		if errors.As(err, &ve) {
-			return Permission{Message: ve.ToolResult()}
-		}
-		return Permission{Message: "Invalid AskUserQuestion input; nothing was asked: " + err.Error()}
+		return Permission{Message: InvalidInput(err)}
 	}
 	req := ask.Request{ID: id, Questions: in.Questions}
 	answers, err := d.Ask(ctx, req)

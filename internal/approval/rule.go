@@ -129,10 +129,4 @@ func glob(pattern, s string) bool {
 }
 
 // clip makes text safe to show and short enough to quote.
-func clip(s string) string {
-	s = ask.Display(s)
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + fmt.Sprintf("… (%d characters)", len(r))
-	}
-	return s
-}
+func clip(s string) string { return cut(ask.Display(s), summaryValueChars) }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -74,10 +73,7 @@ func (l *serverLog) Write(p []byte) (int, error) {
 
 // keep remembers one line of stderr among the last ones.
 func (l *serverLog) keep(line string) {
-	line = strings.TrimRight(ask.Display(line), " ")
-	if utf8.RuneCountInString(line) > tailLineChars {
-		line = string([]rune(line)[:tailLineChars]) + "…"
-	}
+	line = cutText(strings.TrimRight(ask.Display(line), " "), tailLineChars)
 	if line == "" {
 		return
 	}

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,11 +17,7 @@ import (
 func (s *Server) askUserQuestion(ctx context.Context, call *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	in, err := ask.Parse(call.Params.Arguments)
 	if err != nil {
-		var ve *ask.ValidationError
-		if errors.As(err, &ve) {
-			return textResult(ve.ToolResult(), true), nil
-		}
-		return textResult("Invalid AskUserQuestion input; nothing was asked: "+err.Error(), true), nil
+		return textResult(approval.InvalidInput(err), true), nil
 	}
 	req := ask.Request{ID: callID(call), Questions: in.Questions}
 	answers, err := s.ask(ctx, call, req)
