@@ -98,8 +98,11 @@ func (t *termSession) readKeys() {
 }
 
 // size is the terminal's size, or 80×24 when it cannot be read.
-func (t *termSession) size() (cols, rows int) {
-	cols, rows, err := term.GetSize(int(t.out.Fd()))
+func (t *termSession) size() (cols, rows int) { return termSize(t.out) }
+
+// termSize is f's terminal size, or 80×24 when it cannot be read.
+func termSize(f *os.File) (cols, rows int) {
+	cols, rows, err := term.GetSize(int(f.Fd()))
 	if err != nil || cols <= 0 || rows <= 0 {
 		return 80, 24
 	}

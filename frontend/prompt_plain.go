@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/askuser/askuser/ask"
 )
 
@@ -34,10 +32,7 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 	defer in.Close()
 	stop := context.AfterFunc(ctx, in.Cancel)
 	defer stop()
-	width, _, err := term.GetSize(int(s.out.Fd()))
-	if err != nil || width <= 0 {
-		width = 80
-	}
+	width, _ := termSize(s.out)
 	discardTypeahead(int(in.Fd()))
 	p := &plainPrompt{in: in, out: s.out, width: max(width-1, minWidth)}
 	answers := make([]ask.Answer, 0, len(req.Questions))
@@ -147,7 +142,8 @@ func (p *plainPrompt) parse(st *promptState, s string) (a ask.Answer, problem st
 		return a, fmt.Sprintf("type a number from 1 to %d, or your own answer; ctrl+c cancels", n), nil
 	}
 	if st.q.MultiSelect && strings.EqualFold(s, "none") {
-		return ask.Answer{Question: st.q.Question, Header: st.q.Header, Selected: []string{}, Skipped: true, Source: ask.SourcePerson}, "", nil
+		a, err = st.answer() // nothing is ticked: skipped
+		return a, "", err
 	}
 	picks, numeric := numbers(s)
 	switch {
