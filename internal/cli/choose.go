@@ -152,12 +152,6 @@ func (c *chosen) waitsForSomeone() bool {
 // named together race: the first answer wins.
 func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (*chosen, error) {
 	names, why := s.names, ""
-	if names == nil && s.name != "" { // a spec made in code, not read from flags
-		var err error
-		if names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
-			return nil, err
-		}
-	}
 	switch {
 	case len(names) > 0:
 		why = "chosen with " + s.nameFrom

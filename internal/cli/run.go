@@ -218,7 +218,7 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 func promptOnTTY(e *env, stdio frontend.StdioConfig) (*chosen, error) {
 	why := "standard input carried the prompt, so it cannot also carry answers"
 	if e.ios.CanPromptOnTTY() {
-		ch, err := chooseFrontend(frontendSpec{name: feSurvey, nameFrom: "the terminal"}, e.ios, stdio)
+		ch, err := chooseFrontend(frontendSpec{name: feSurvey, names: []string{feSurvey}, nameFrom: "the terminal"}, e.ios, stdio)
 		if err == nil {
 			ch.why = why + "; asking at the terminal (/dev/tty)"
 			return ch, nil
