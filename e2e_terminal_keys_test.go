@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,12 +21,7 @@ var (
 // with colour or NO_COLOR, and returns the process and the output file.
 func askAt(t *testing.T, sz termSize, color bool, env ...string) (*termProc, string) {
 	t.Helper()
-	outPath := filepath.Join(t.TempDir(), "out.txt")
-	out, err := os.Create(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { out.Close() })
+	out, outPath := outFile(t)
 	if color {
 		env = append(env, "NO_COLOR=")
 	}
