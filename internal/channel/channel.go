@@ -65,9 +65,28 @@ type Set struct {
 
 // Ref names a message a channel posted, in the channel's own terms
 // (a Slack channel and ts, a Telegram chat and message id, a WhatsApp
-// message id). It is opaque to everything but the channel that made it,
-// and stored by the Host as given.
+// message id), as JSON. It is opaque to everything but the channel that
+// made it, and stored by the Host as given.
 type Ref json.RawMessage
+
+// MarshalJSON writes the ref as the JSON it holds (a plain []byte would be
+// written as base64); an empty ref is null.
+func (r Ref) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return json.RawMessage(r).MarshalJSON()
+}
+
+// UnmarshalJSON keeps the JSON as given; null is an empty ref.
+func (r *Ref) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*r = nil
+		return nil
+	}
+	*r = append((*r)[:0], data...)
+	return nil
+}
 
 // Outcome is what became of a set, shown on its widget by Update.
 type Outcome struct {

@@ -1,6 +1,7 @@
 package channel
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,20 @@ func TestRedactRemovesTokens(t *testing.T) {
 	}
 	if !strings.Contains(got, "sendMessage failed") || !strings.Contains(got, "invalid_auth") {
 		t.Errorf("Redact removed more than tokens: %q", got)
+	}
+}
+
+// A Ref is stored as the JSON the channel made, not as base64.
+func TestRefIsStoredAsItsJSON(t *testing.T) {
+	in := struct {
+		Ref Ref `json:"ref"`
+	}{Ref(`{"channel":"C1","ts":"1.2"}`)}
+	b, err := json.Marshal(in)
+	if err != nil || string(b) != `{"ref":{"channel":"C1","ts":"1.2"}}` {
+		t.Fatalf("Marshal = %s, %v", b, err)
+	}
+	in.Ref = nil
+	if err := json.Unmarshal(b, &in); err != nil || string(in.Ref) != `{"channel":"C1","ts":"1.2"}` {
+		t.Fatalf("Unmarshal = %s, %v", in.Ref, err)
 	}
 }
