@@ -11,6 +11,12 @@
 // and what happens next. Each platform has one package under
 // internal/channel/, the only importer of its SDK.
 //
+// Configuration is one contract (config.go, read.go, file.go): issue 25's
+// table of settings for every platform, read from flags, the environment
+// or a 0600 config file (secrets never from flags), checked once, so a
+// channel package gets a Config it can trust and plugs in with one
+// Register call.
+//
 // Invariants every channel keeps:
 //   - An answer is delivered only from a user on the allow-list; a tap
 //     from anyone else is refused ("not allowed to answer", in the
