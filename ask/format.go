@@ -79,7 +79,7 @@ func FormatResult(answers []Answer) string {
 		if len(a.Selected) == 0 && a.Custom == "" {
 			b.WriteString("   Skipped: no option chosen and no text given\n")
 		}
-		if v, ok := a.personVia(); ok {
+		if v, ok := a.PersonVia(); ok {
 			fmt.Fprintf(&b, "   Via: %s\n", v)
 		}
 		if a.Source != SourcePerson {
@@ -121,9 +121,9 @@ func (d *Declined) note() string {
 	return declinedNoReason
 }
 
-// personVia is the Via line of a person's answer that names them and
+// PersonVia is the Via line of a person's answer that names them and
 // where they answered (ViaOn), made safe to show.
-func (a Answer) personVia() (string, bool) {
+func (a Answer) PersonVia() (string, bool) {
 	if a.Source != SourcePerson || !strings.Contains(a.Via, viaOn) {
 		return "", false
 	}

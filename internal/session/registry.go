@@ -53,9 +53,9 @@ type Entry struct {
 	// Rev is the revision of the set's rendering: a tap on another is
 	// refused.
 	Rev int `json:"rev"`
-	// Thread is the message of an earlier set of the session to post
-	// this one under.
-	Thread *Thread `json:"thread,omitempty"`
+	// Threads are, per channel, the message of an earlier set of the
+	// session to post this one under.
+	Threads map[string]channel.Ref `json:"threads,omitempty"`
 	// Sent is what each channel did with the set.
 	Sent map[string]*Sent `json:"sent,omitempty"`
 	// Outcome is what became of the set; State "" while it waits.
@@ -73,16 +73,11 @@ type Entry struct {
 	Updated    time.Time `json:"updated"`
 }
 
-// Thread names a message of a channel.
-type Thread struct {
-	Channel string      `json:"channel"`
-	Ref     channel.Ref `json:"ref"`
-}
-
 // Sent is what one channel did with a set.
 type Sent struct {
-	// Ref is the set's message, once sent.
+	// Ref is the set's message, once sent, and Rev the revision sent.
 	Ref channel.Ref `json:"ref,omitempty"`
+	Rev int         `json:"rev,omitempty"`
 	// State is what the channel saved for the set (channel.Host.Save).
 	State json.RawMessage `json:"state,omitempty"`
 	// Shown is the outcome state the widget shows ("" while it takes
