@@ -431,3 +431,72 @@ func (cr *chanRig) waitGlob(t *testing.T, pattern string) {
 		}
 	}
 }
+
+// askuser cancel on a session whose question waits in the chat: the
+// widget says it was cancelled, and why; a tap on it is refused, and
+// nothing is resumed.
+func TestChannelCancelShowsOnTheWidget(t *testing.T) {
+	t.Parallel()
+	cr := newChanRig(t)
+	cr.startServe(t)
+	id := cr.suspend(t)
+	m := cr.message(t, "of the waiting session", asking("Database"))
+	cancel := exec.Command(askuserBin(), "cancel", id, "--reason", "not needed any more")
+	cancel.Env = append(os.Environ(), cr.env...)
+	if out, err := cancel.CombinedOutput(); err != nil {
+		t.Fatalf("cancel: %v\n%s", err, out)
+	}
+	u := cr.message(t, "updated", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Updates) > 0 })
+	if u.State != "cancelled" || !strings.HasPrefix(u.Updates[0], "Cancelled: the person declined to answer: not needed any more (") {
+		t.Errorf("the widget shows %q (%s)", u.Updates, u.State)
+	}
+	if _, v, _ := cr.srv.Tap(waitLimit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{0}}); v.OK || !strings.HasPrefix(v.Text, "This question was cancelled") {
+		t.Errorf("a tap after the cancel: %+v", v)
+	}
+	if logs, _ := filepath.Glob(filepath.Join(cr.state, "sessions", "*.d", "serve.log")); len(logs) != 0 {
+		t.Errorf("a cancelled session was resumed: %v", logs)
+	}
+}
+
+// askuser hook asks through a channel too (it needs no listener): the
+// questions of a PreToolUse on AskUserQuestion, and an approval, whose
+// whole tool input the message carries (cut at the platform's limit).
+func TestChannelAnswersAHook(t *testing.T) {
+	t.Parallel()
+	cr := newChanRig(t)
+	hook := func(event string) *bgAskuser {
+		p := exec.Command(askuserBin(), "hook", "--frontend", "testchan")
+		b := &bgAskuser{cmd: p, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
+		p.Dir, p.Env, p.Stdin, p.Stdout, p.Stderr = repoRoot(t), append(os.Environ(), cr.env...), strings.NewReader(event), b.stdout, b.stderr
+		if err := p.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = p.Wait(); close(b.done) }()
+		t.Cleanup(func() { _ = p.Process.Kill(); <-b.done })
+		return b
+	}
+	h := hook(`{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":{"questions":[` +
+		`{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"R"},{"label":"SQLite","description":"E"}],"multiSelect":false}]}}`)
+	m := cr.message(t, "from the hook", func(x channeltest.Message) bool { return x.Title == "askuser hook" })
+	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
+	if code := h.exit(t); code != 0 || !strings.Contains(h.stdout.String(), `"permissionDecision":"allow"`) || !strings.Contains(h.stdout.String(), `"Which database should we use?":"SQLite"`) {
+		t.Errorf("the hook: exit %d\n%s\n%s", code, h.stdout, h.stderr)
+	}
+
+	long := strings.Repeat("echo line; ", 300)
+	h = hook(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"` + long + `rm -rf build"}}`)
+	m = cr.message(t, "asking to approve", func(x channeltest.Message) bool { return x.Title == "askuser hook" && x.ID > m.ID })
+	if !strings.Contains(m.Text, "echo line; echo line;") || !strings.Contains(m.Text, "more characters") {
+		t.Errorf("the approval does not show the input, cut:\n%s", m.Text)
+	}
+	var allow int
+	for i, o := range m.Questions[0].Options {
+		if o.Label == "Allow" {
+			allow = i
+		}
+	}
+	cr.tap(t, m, channeltest.Pick{Options: []int{allow}})
+	if code := h.exit(t); code != 0 || !strings.Contains(h.stdout.String(), `"permissionDecision":"allow"`) {
+		t.Errorf("the approval: exit %d\n%s\n%s", code, h.stdout, h.stderr)
+	}
+}
