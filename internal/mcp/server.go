@@ -25,6 +25,9 @@
 //     "anthropic/alwaysLoad" so 2.1.330 does not hide it behind tool
 //     search, and never "anthropic/requiresUserInteraction", which makes a
 //     tool unusable in claude -p.
+//   - AskUserQuestion is annotated readOnlyHint (asking changes nothing),
+//     which is what lets Codex 0.169's exec run it with README's config;
+//     approve is not, since it lets other tools run.
 //   - A waiting call sends progress about every minute when it has a
 //     progressToken (2.1.330 aborts a silent call after 30 minutes, without
 //     a cancellation); a call without one is bounded instead. A cancelled
@@ -144,6 +147,11 @@ func askTool() *sdk.Tool {
 		// Loaded with its schema even when Claude Code 2.1.330 defers MCP
 		// tools behind tool search.
 		Meta: sdk.Meta{"anthropic/alwaysLoad": true},
+		// Asking changes nothing in the host's world, so the tool is
+		// read-only, and says so: codex exec (approval policy "never")
+		// runs a read-only MCP tool without a config that approves it.
+		// approve carries no such hint: it lets other tools run.
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}
 }
 

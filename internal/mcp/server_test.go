@@ -115,6 +115,16 @@ func TestToolsAsTheHostSeesThem(t *testing.T) {
 			t.Errorf("%s has requiresUserInteraction: unusable in claude -p", tool.Name)
 		}
 	}
+	// Asking changes nothing, so AskUserQuestion says it is read-only:
+	// Codex 0.169's exec (approval policy "never") runs only such MCP tools
+	// unless its config approves them. approve decides whether other tools
+	// may run, so it must not say so.
+	if q.Annotations == nil || !q.Annotations.ReadOnlyHint {
+		t.Errorf("AskUserQuestion's annotations %+v lack readOnlyHint: codex exec would refuse the call", q.Annotations)
+	}
+	if a.Annotations != nil && a.Annotations.ReadOnlyHint {
+		t.Errorf("approve claims readOnlyHint: it lets other tools run")
+	}
 	if !strings.Contains(q.Description, "Ask the user") {
 		t.Errorf("description %q: tool search would not match asking the user", q.Description)
 	}
