@@ -84,6 +84,9 @@ type ServeConfig struct {
 	// Log receives a line for each question withdrawn or left unanswered
 	// (standard error; the host keeps it in its logs). nil discards.
 	Log io.Writer
+	// Verbose (--verbose) also logs the fields a host adds to every tool
+	// that a call carried and the decoder ignored.
+	Verbose bool
 }
 
 // Server is askuser mcp.
