@@ -98,9 +98,15 @@ func GeminiCommand(ctx context.Context, tb testing.TB, home, baseURL string, arg
 		"general":  map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false, "maxAttempts": 1},
 	}
 	writeJSON(tb, filepath.Join(home, ".gemini", "settings.json"), settings)
+	// Gemini writes a report of a failed model call to the temporary
+	// directory: keep it with the rest of the run.
+	tmp := filepath.Join(home, "tmp")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		tb.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, Gemini(tb), args...)
-	cmd.Env = append(isolated(home, "GEMINI_", "GOOGLE_", "CLOUDSDK_"),
-		"GOOGLE_GEMINI_BASE_URL="+baseURL, "GEMINI_API_KEY=fake-clients")
+	cmd.Env = append(isolated(home, "GEMINI_", "GOOGLE_", "CLOUDSDK_", "TMPDIR"),
+		"GOOGLE_GEMINI_BASE_URL="+baseURL, "GEMINI_API_KEY=fake-clients", "TMPDIR="+tmp)
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }
