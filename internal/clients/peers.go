@@ -43,15 +43,15 @@ const CodexModel = "gpt-fake"
 
 // codexKeyVar holds the fake provider's key: the provider names it
 // (env_key), so no OPENAI_API_KEY is needed or read.
-const codexKeyVar = "ASKUSER_FAKE_OPENAI_KEY"
+const codexKeyVar = "FAKEPROVIDER_API_KEY"
 
 // CodexCommand returns a command running the pinned Codex CLI with args,
 // its model calls going to the fake Responses API at baseURL (the root
 // plus /v1, as fakeprovider.NewResponses gives it) and home as its HOME,
 // with CODEX_HOME at home/.codex (made here), where a test may write
-// config.toml. The
-// fake provider and what keeps Codex on loopback are given as -c flags
-// before args, so config.toml holds only what the test puts there:
+// config.toml. The fake provider and what keeps Codex on loopback are
+// given as -c flags before args, so config.toml holds only what the test
+// puts there:
 //   - a provider "fake" with wire_api "responses", no retries (a failed
 //     call fails the test at once, not after five reconnects);
 //   - features.plugins off: Codex 0.169 otherwise runs git ls-remote on
