@@ -143,7 +143,7 @@ func TestMCPCommand(t *testing.T) {
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(context.Background(), []string{"askuser", "mcp", "--answers", f}, inR, outW, &errOut)
+		done <- Run(context.Background(), []string{"askuser", "mcp", "--answers", f, "--verbose"}, inR, outW, &errOut)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
@@ -166,7 +166,9 @@ func TestMCPCommand(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	var ev map[string]json.RawMessage
 	_ = json.Unmarshal([]byte(hookAsk), &ev)
-	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + string(ev["tool_input"]) + `}}`)
+	// With the field Gemini CLI adds to every tool, which --verbose notes.
+	args := strings.Replace(string(ev["tool_input"]), `{`, `{"wait_for_previous":false,`, 1)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + args + `}}`)
 	if r := reply("2"); !strings.Contains(r, `Selected: PostgreSQL\n   Answered by: an answers file`) {
 		t.Errorf("AskUserQuestion replied %s", r)
 	}
@@ -179,6 +181,9 @@ func TestMCPCommand(t *testing.T) {
 	case code := <-done:
 		if code != ExitOK {
 			t.Errorf("askuser mcp exited %d when its input ended; stderr %s", code, errOut.String())
+		}
+		if !strings.Contains(errOut.String(), "ignored wait_for_previous (Gemini CLI adds it to every tool)") {
+			t.Errorf("askuser mcp --verbose did not note the ignored field; stderr %s", errOut.String())
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("askuser mcp did not exit when its input ended")

@@ -115,6 +115,16 @@ func TestToolsAsTheHostSeesThem(t *testing.T) {
 			t.Errorf("%s has requiresUserInteraction: unusable in claude -p", tool.Name)
 		}
 	}
+	// Asking changes nothing, so AskUserQuestion says it is read-only:
+	// Codex 0.169's exec (approval policy "never") runs only such MCP tools
+	// unless its config approves them. approve decides whether other tools
+	// may run, so it must not say so.
+	if q.Annotations == nil || !q.Annotations.ReadOnlyHint {
+		t.Errorf("AskUserQuestion's annotations %+v lack readOnlyHint: codex exec would refuse the call", q.Annotations)
+	}
+	if a.Annotations != nil && a.Annotations.ReadOnlyHint {
+		t.Errorf("approve claims readOnlyHint: it lets other tools run")
+	}
 	if !strings.Contains(q.Description, "Ask the user") {
 		t.Errorf("description %q: tool search would not match asking the user", q.Description)
 	}
@@ -136,6 +146,37 @@ func TestAskAnsweredWithStandardText(t *testing.T) {
 	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	if got := text(t, res); res.IsError || !strings.Contains(got, "Answered by: an answers file") || !strings.HasPrefix(got, "No person answered") {
 		t.Errorf("file answer result %q: must say no person answered", got)
+	}
+}
+
+// TestAskIgnoresHostFields: Gemini CLI 0.61 passes wait_for_previous,
+// which it adds to every tool, in the call's arguments. The question is
+// asked, and --verbose says what was ignored; a misspelt field is still
+// refused with the error the model reads.
+func TestAskIgnoresHostFields(t *testing.T) {
+	withHostField := strings.Replace(dbInput, `{"questions"`, `{"wait_for_previous":true,"questions"`, 1)
+	for _, verbose := range []bool{true, false} {
+		fe := asktest.New(t)
+		fe.Expect("Database").Choose("SQLite")
+		log := &syncBuffer{}
+		cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Log: log, Verbose: verbose}, nil)
+		res := callTool(t, cs, ask.ToolName, withHostField, sdk.Meta{"claudecode/toolUseId": "toolu_1"})
+		if got := text(t, res); res.IsError || !strings.Contains(got, "Selected: SQLite") {
+			t.Errorf("verbose %v: isError %v, text %q; want the question asked", verbose, res.IsError, got)
+		}
+		note := "askuser mcp: question set toolu_1: ignored wait_for_previous (Gemini CLI adds it to every tool)\n"
+		if got := log.String(); (got == note) != verbose {
+			t.Errorf("verbose %v: log %q; want %q only under --verbose", verbose, got, note)
+		}
+	}
+	cs := connect(t, ServeConfig{Ask: frontendAsker(asktest.New(t)), Verbose: true}, nil)
+	res := callTool(t, cs, ask.ToolName, strings.Replace(dbInput, `"questions"`, `"wait_for_previous":true,"questons"`, 1), nil)
+	want := "Invalid AskUserQuestion input; nothing was asked. Fix these and call AskUserQuestion again:\n" +
+		"- questions: is required: give 1 to 4 questions, e.g. " +
+		`{"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"..."},{"label":"SQLite","description":"..."}],"multiSelect":false}]}` + "\n" +
+		"- questons: is not a field of AskUserQuestion input; remove it (fields: questions)"
+	if got := text(t, res); !res.IsError || got != want {
+		t.Errorf("misspelt field: isError %v, text\n%s\nwant\n%s", res.IsError, got, want)
 	}
 }
 
