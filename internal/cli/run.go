@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -37,7 +36,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
 		&cli.StringFlag{Name: "subagent-model", Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
 		&cli.IntFlag{Name: "subagent-depth", Value: 1, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
-		&cli.IntFlag{Name: "protocol-fd", Usage: "the JSON-lines frontend writes its question lines to file descriptor `N` (open it: 3>questions.jsonl), not to standard output; needed with --frontend stdio and --output-format json"},
+		protocolFDFlag(),
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
@@ -134,28 +133,8 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	if o.frontendSpec, err = readFrontendSpec(c, e); err != nil {
 		return o, err
 	}
-	if c.IsSet("protocol-fd") {
-		if o.protocolOut, err = openProtocolFD(c.Int("protocol-fd")); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
-// openProtocolFD returns descriptor n, open for the JSON-lines frontend's
-// question lines. It must be open already: the shell opens it (3>file).
-func openProtocolFD(n int) (io.Writer, error) {
-	if n < 2 {
-		return nil, usageErrorf("--protocol-fd %d: give a descriptor of 2 or more (3, opened with 3>questions.jsonl); without the flag the lines go to standard output", n)
-	}
-	f := os.NewFile(uintptr(n), fmt.Sprintf("descriptor %d", n))
-	if f == nil {
-		return nil, usageErrorf("--protocol-fd %d: not a descriptor", n)
-	}
-	if _, err := f.Stat(); err != nil {
-		return nil, usageErrorf("--protocol-fd %d: descriptor %d is not open; open it when starting askuser, e.g. %d>questions.jsonl or %d>&2", n, n, n, n)
-	}
-	return &lineWriter{w: f}, nil
+	o.protocolOut, err = protocolFD(c)
+	return o, err
 }
 
 // readPrompt returns the prompt: the arguments joined, else all of stdin.
@@ -231,22 +210,11 @@ func promptOnTTY(e *env, stdio frontend.StdioConfig) (*chosen, error) {
 		fe: frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend auto or --input-format stream-json, or run it at a terminal (askuser asks there, on /dev/tty)"}}, nil
 }
 
-// protocolLines sends the JSON-lines frontend's lines where they belong:
-// to --protocol-fd when given; under --output-format json, whose standard
-// output is one JSON document, to standard error when the frontend was
-// chosen because standard input is a pipe (a program piping answers in
-// advance reads none), and nowhere when it was asked for by name: that
-// program must read its questions, so it is a usage error.
+// protocolLines sends a run's JSON-lines lines where questionLines says,
+// stdout being the protocol's own stream under stream-json and one JSON
+// document under json.
 func protocolLines(o runOptions, e *env, stdio *frontend.StdioConfig) error {
-	switch {
-	case o.protocolOut != nil:
-		stdio.Out = o.protocolOut
-	case o.format != outJSON:
-	case o.frontendSpec.name == feStdio:
-		return usageErrorf("%s with --output-format json: standard output carries only the result, so the question lines need their own descriptor: add --protocol-fd 3 (and 3>questions.jsonl), or use --output-format stream-json, where they are part of the stream",
-			o.frontendSpec.nameFrom+" stdio")
-	default:
-		stdio.Out = &lineWriter{w: e.ios.ErrOut}
-	}
-	return nil
+	out, err := questionLines(o.frontendSpec, o.protocolOut, stdio.Out, e.ios.ErrOut, o.format == outStreamJSON, o.format == outJSON)
+	stdio.Out = out
+	return err
 }
