@@ -14,6 +14,7 @@ import (
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/mcp"
 )
 
 // feElicit asks through the MCP host's own form (askuser mcp only).
@@ -35,10 +36,27 @@ func bridgeFlags(elicit bool) []cli.Flag {
 		}
 	}
 	return append(flags,
-		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
+		askTimeoutFlag(elicit),
 		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)"},
 		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
 	)
+}
+
+// askTimeoutFlag is --ask-timeout of askuser mcp (server) or askuser hook.
+// Its default is what bounds a question without it: for the server, the
+// bound it puts on a call whose host sends no progress token and so cannot
+// be kept from its idle limit (mcp.DefaultUnwatched); for the hook, its
+// own --timeout.
+func askTimeoutFlag(server bool) cli.Flag {
+	f := &cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout",
+		DefaultText: "none; --timeout bounds the whole hook"}
+	if server {
+		f.Usage += fmt.Sprintf(". Without it, a call whose host sends no progress token is bounded by %s, and the result says nobody answered: "+
+			"askuser cannot send such a host progress, and Claude Code 2.1.330 aborts a call after 30 minutes without a reply or progress, "+
+			"sending no cancellation, which would leave the question on the person's screen after the host gave up", shortDuration(mcp.DefaultUnwatched))
+		f.DefaultText = shortDuration(mcp.DefaultUnwatched) + " for a call without a progress token, none for a call with one"
+	}
+	return f
 }
 
 // bridgeAsker asks for askuser mcp and askuser hook. It chooses the
