@@ -31,11 +31,11 @@ on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/proto
 Standard output holds the result alone. The JSON-lines question and error lines go to
 standard error when a pipe on stdin chose that frontend, to standard output (before the
 result) when --frontend stdio names it, and to descriptor N with --protocol-fd N.`,
-		Flags: append(frontendFlags(),
-			&cli.BoolFlag{Name: "json", Usage: "print the answers as one JSON line instead of the tool result text"},
-			&cli.DurationFlag{Name: "timeout", Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
-			&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "after --timeout: error (exit 7) or auto (take the recommended options, marked as such)"},
-			&cli.StringFlag{Name: "id", Usage: "question set `ID` used on JSON lines (default: generated)"},
+		Flags: append(frontendFlags(askAsking),
+			&cli.BoolFlag{Name: "json", Category: catOutput, Usage: "print the answers as one JSON line instead of the tool result text"},
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
+			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
+			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
 			protocolFDFlag(),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },

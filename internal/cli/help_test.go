@@ -45,3 +45,31 @@ func TestHelpShowsTheRealAskTimeoutDefaults(t *testing.T) {
 		}
 	}
 }
+
+// Help offers each command only the flags and values it accepts: hook
+// serves no page and reads no JSON lines, ask and the MCP server have no
+// session to suspend into, resume takes no new prompts.
+func TestHelpOffersOnlyWhatTheCommandAccepts(t *testing.T) {
+	for _, tc := range []struct {
+		cmd         string
+		want, never []string
+	}{
+		{"hook", []string{"survey", "file", "auto"}, []string{"--listen", "web", "elicit", "stdio", "suspend"}},
+		{"mcp", []string{"survey", "file", "auto", "elicit", "web", "--listen"}, []string{"stdio", "suspend"}},
+		{"ask", []string{"survey", "stdio", "file", "auto", "web", "--listen"}, []string{"elicit", "suspend"}},
+		{"run", []string{"survey", "stdio", "file", "auto", "web", "suspend", "--input-format"}, []string{"elicit"}},
+		{"resume", []string{"survey", "stdio", "file", "auto", "web", "suspend"}, []string{"elicit", "--input-format"}},
+	} {
+		page := helpPage(t, tc.cmd, "--help")
+		for _, w := range tc.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("askuser %s --help does not offer %q", tc.cmd, w)
+			}
+		}
+		for _, n := range tc.never {
+			if strings.Contains(page, n) {
+				t.Errorf("askuser %s --help offers %q, which it refuses", tc.cmd, n)
+			}
+		}
+	}
+}

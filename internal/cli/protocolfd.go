@@ -11,7 +11,7 @@ import (
 
 // protocolFDFlag is --protocol-fd, shared by ask, run and resume.
 func protocolFDFlag() cli.Flag {
-	return &cli.IntFlag{Name: "protocol-fd",
+	return &cli.IntFlag{Name: "protocol-fd", Category: catAsking,
 		Usage: "the JSON-lines frontend writes its question and error lines to file descriptor `N` (open it: 3>questions.jsonl); " +
 			"without it they go to standard output when --frontend stdio is named or the output is stream-json, else to standard error"}
 }

@@ -23,24 +23,28 @@ Answers may come from an answers file or a default policy rather than a person; 
 
 func runFlags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Usage: "headless: print the result and exit (see --output-format)"},
-		&cli.StringFlag{Name: "output-format", Value: outText, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
-		&cli.StringFlag{Name: "input-format", Value: "text", Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
-		&cli.StringFlag{Name: "system-prompt", Usage: "replace the default system prompt"},
-		&cli.StringFlag{Name: "append-system-prompt", Usage: "append `TEXT` to the system prompt"},
-		&cli.IntFlag{Name: "max-turns", Value: agentloop.DefaultMaxTurns, Usage: "stop after `N` model calls (exit 5)"},
-		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
-		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicySuspend), Usage: "when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)"},
-		&cli.StringFlag{Name: "notify-cmd", Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
-		&cli.StringFlag{Name: "bell", Value: "auto", Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
-		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
-		&cli.StringFlag{Name: "subagent-model", Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
-		&cli.IntFlag{Name: "subagent-depth", Value: 1, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
+		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Category: catOutput, Usage: "headless: print the result and exit (see --output-format)"},
+		&choiceFlag{&cli.StringFlag{Name: "output-format", Value: outText, Category: catOutput, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
+			[]string{outText, outJSON, outStreamJSON}},
+		&choiceFlag{&cli.StringFlag{Name: "input-format", Value: "text", Category: catOutput, Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
+			[]string{"text", outStreamJSON}},
+		&cli.StringFlag{Name: "system-prompt", Category: catModel, Usage: "replace the default system prompt with `TEXT`"},
+		&cli.StringFlag{Name: "append-system-prompt", Category: catModel, Usage: "append `TEXT` to the system prompt"},
+		&cli.IntFlag{Name: "max-turns", Value: agentloop.DefaultMaxTurns, Category: catModel, Usage: "stop after `N` model calls (exit 5)"},
+		&cli.DurationFlag{Name: "ask-timeout", Category: catTimeouts, Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
+		onTimeoutFlag("when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)",
+			ask.PolicySuspend, ask.PolicyAuto, ask.PolicyError),
+		&cli.StringFlag{Name: "notify-cmd", Category: catTimeouts, Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
+		&choiceFlag{&cli.StringFlag{Name: "bell", Value: "auto", Category: catTimeouts, Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
+			[]string{"auto", "always", "never"}},
+		&cli.StringFlag{Name: "state-dir", Category: catSession, Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
+		&cli.StringFlag{Name: "subagent-model", Category: catModel, Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
+		&cli.IntFlag{Name: "subagent-depth", Value: 1, Category: catModel, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
 		protocolFDFlag(),
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
-	return append(flags, frontendFlags()...)
+	return append(flags, frontendFlags(runAsking)...)
 }
 
 func runCommand(e *env) *cli.Command {
@@ -55,8 +59,8 @@ with a prompt; with -p the run is headless. Every run is a session on disk: --re
 
 Without a key: askuser demo (a scripted model built into askuser).`,
 		Flags: append(runFlags(),
-			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
-			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
+			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Category: catSession, Usage: "continue session `ID` with a new prompt"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Category: catSession, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
 		),
 		Action: func(c *cli.Context) error { return runRun(c, e) },
 	}
@@ -92,7 +96,11 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	if o.format != outText && !o.print {
 		o.print = true // a machine format is headless by nature
 	}
-	switch in := c.String("input-format"); in {
+	in := "text" // resume has no --input-format
+	if c.IsSet("input-format") {
+		in = c.String("input-format")
+	}
+	switch in {
 	case "text":
 	case "stream-json":
 		if o.format != outStreamJSON {
