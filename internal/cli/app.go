@@ -84,7 +84,11 @@ func newApp(e *env) *cli.App {
 		DisableSliceFlagSeparator: true,
 		// urfave/cli adds --help only when it adds its own help command;
 		// ours replaces that command (an unknown topic is a usage error).
-		Flags:                []cli.Flag{cli.HelpFlag},
+		// Its version flag is --version and -v; -v is --verbose in every
+		// command that has one, so the version is --version alone, as gh
+		// has it.
+		HideVersion:          true,
+		Flags:                []cli.Flag{cli.HelpFlag, &cli.BoolFlag{Name: "version", Usage: "print the version"}},
 		EnableBashCompletion: false,
 		OnUsageError:         onUsageError,
 		Commands: []*cli.Command{
@@ -104,8 +108,12 @@ func newApp(e *env) *cli.App {
 			completeCmd(e),
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				_, err := fmt.Fprintf(c.App.Writer, "askuser version %s\n", c.App.Version)
+				return err
+			}
 			if c.NArg() > 0 {
-				return usageErrorf("unknown command %q; run askuser --help to see the commands", c.Args().First())
+				return unknownCommand(c.App.Commands, c.Args().First(), "askuser --help")
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -149,7 +157,7 @@ func helpCommand() *cli.Command {
 				return cli.ShowAppHelp(c)
 			}
 			if cmd := c.App.Command(name); cmd == nil || cmd.Hidden {
-				return usageErrorf("unknown command %q; run askuser help to see the commands", name)
+				return unknownCommand(c.App.Commands, name, "askuser help")
 			}
 			// The app's context knows the commands; this one only its own.
 			return cli.ShowCommandHelp(c.Lineage()[1], name)
@@ -240,6 +248,9 @@ func examplesHelp(cmd string) string {
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	if msg, ok := durationUsage(c, err); ok {
 		return usageErrorf("%s", msg)
+	}
+	if name, ok := undefinedFlag(err); ok {
+		return unknownFlag(c.App, c.Command, name)
 	}
 	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
 }
