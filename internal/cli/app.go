@@ -74,7 +74,7 @@ func newApp(e *env) *cli.App {
 		Usage:           "let an AI agent stop, ask its human a structured question, and carry on",
 		Version:         version(),
 		Reader:          e.ios.In,
-		Writer:          e.ios.Out,
+		Writer:          &helpOut{Writer: e.ios.Out, width: helpWidth(e.ios)},
 		ErrWriter:       e.ios.ErrOut,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
@@ -118,27 +118,18 @@ func newApp(e *env) *cli.App {
 			return cli.ShowAppHelp(c)
 		},
 	}
-	// The exit-code table ends every help page. The app's and the
-	// commands' own templates carry it: urfave/cli's package-level
-	// templates are shared by every App, so appending there would grow
-	// them with each Run.
-	// Every help page then ends with examples a person can copy.
-	exits := ExitCodesHelp()
-	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + exits + examplesHelp("")
-	setupCommands(app.Commands, "", exits)
+	setupCommands(app.Commands)
 	return app
 }
 
 // setupCommands gives every command and subcommand the same usage-error
-// wording, the exit-code table and examples in its help, and the duration
-// checks. exits is ExitCodesHelp(), made once.
-func setupCommands(cmds []*cli.Command, parent, exits string) {
+// wording and the duration checks. (Help pages, with their exit codes and
+// examples, are printHelp's.)
+func setupCommands(cmds []*cli.Command) {
 	for _, cmd := range cmds {
-		name := strings.TrimSpace(parent + " " + cmd.Name)
 		cmd.OnUsageError = onUsageError
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exits + examplesHelp(name)
 		cmd.Before = checkDurations
-		setupCommands(cmd.Subcommands, name, exits)
+		setupCommands(cmd.Subcommands)
 	}
 }
 
@@ -234,15 +225,6 @@ var examples = map[string][]string{
 		"askuser help",
 		"askuser help run",
 	},
-}
-
-// examplesHelp is the EXAMPLES section of a help page.
-func examplesHelp(cmd string) string {
-	ex := examples[cmd]
-	if len(ex) == 0 {
-		return ""
-	}
-	return "\nEXAMPLES:\n   " + strings.Join(ex, "\n   ") + "\n"
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {

@@ -15,6 +15,7 @@ import (
 // describes it, and completion offers it, so a command never offers what
 // it refuses.
 type choiceFlag struct {
+	placeholder string // names the value in help: NAME, POLICY
 	*cli.StringFlag
 	choices []string
 }
@@ -104,7 +105,7 @@ func frontendFlags(a asking) []cli.Flag {
 			"(stop and wait for askuser resume; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet)"
 	}
 	flags := []cli.Flag{
-		&choiceFlag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Category: catAsking, Usage: usage}, a.frontends},
+		&choiceFlag{"NAME", &cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Category: catAsking, Usage: usage}, a.frontends},
 	}
 	if slices.Contains(a.frontends, feWeb) {
 		flags = append(flags, &cli.StringFlag{Name: "listen", Category: catAsking,
@@ -112,7 +113,7 @@ func frontendFlags(a asking) []cli.Flag {
 	}
 	return append(flags,
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Category: catAsking, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
-		&choiceFlag{&cli.StringFlag{Name: "on-unanswered", Category: catAsking,
+		&choiceFlag{"POLICY", &cli.StringFlag{Name: "on-unanswered", Category: catAsking,
 			Usage: unanswered + " (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"}, policies},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Category: catAsking, Usage: "say which frontend was chosen and why, on stderr"},
 		&cli.BoolFlag{Name: "plain", Category: catAsking, Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
@@ -126,7 +127,7 @@ func onTimeoutFlag(usage string, policies ...ask.Policy) cli.Flag {
 	for _, p := range policies {
 		choices = append(choices, string(p))
 	}
-	return &choiceFlag{&cli.StringFlag{Name: "on-timeout", Category: catTimeouts, Value: choices[0], Usage: usage}, choices}
+	return &choiceFlag{"POLICY", &cli.StringFlag{Name: "on-timeout", Category: catTimeouts, Value: choices[0], Usage: usage}, choices}
 }
 
 // withoutFlags is flags without those called names.

@@ -193,7 +193,19 @@ func checkExamples(t *testing.T, name, page string) {
 		t.Errorf("%s --help has no EXAMPLES section:\n%s", name, page)
 		return
 	}
-	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	// A comment too long to sit beside its command stands above it, and a
+	// command too long for a line goes on with a backslash.
+	var lines []string
+	joined := ""
+	for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if joined += l; strings.HasSuffix(l, `\`) {
+			continue
+		}
+		lines, joined = append(lines, joined), ""
+	}
 	if len(lines) < 2 || len(lines) > 3 {
 		t.Errorf("%s --help ends with %d examples, want 2 or 3:\n%s", name, len(lines), tail)
 	}

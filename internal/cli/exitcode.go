@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
@@ -53,14 +52,14 @@ var runEnds = map[agentloop.Status]struct {
 	agentloop.StatusError:     {"error_during_execution", ExitError},
 }
 
-// ExitCodesHelp renders the exit-code table for --help.
-func ExitCodesHelp() string {
-	var b strings.Builder
-	b.WriteString("EXIT CODES:\n")
+// exitsOf lists the exit codes a command (its name after "askuser", ""
+// for the app itself) can return, for its help page.
+func exitsOf(string) []int {
+	var all []int
 	for _, e := range exitTable {
-		fmt.Fprintf(&b, "   %-4d %-10s %s\n", e.code, e.name, e.text)
+		all = append(all, e.code)
 	}
-	return b.String()
+	return all
 }
 
 // exitError carries an explicit exit code.

@@ -13,7 +13,7 @@ import (
 
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
-		&choiceFlag{&cli.StringFlag{Name: "provider", Category: catModel,
+		&choiceFlag{"NAME", &cli.StringFlag{Name: "provider", Category: catModel,
 			Usage: "model provider: anthropic, openai (any OpenAI-compatible server) or script (default: anthropic if ANTHROPIC_API_KEY is set, else openai if OPENAI_API_KEY is set)"},
 			[]string{"anthropic", "openai", "script"}},
 		&cli.StringFlag{Name: "model", Category: catModel, Usage: "model `NAME` (default: the provider's default)"},

@@ -24,9 +24,9 @@ Answers may come from an answers file or a default policy rather than a person; 
 func runFlags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Category: catOutput, Usage: "headless: print the result and exit (see --output-format)"},
-		&choiceFlag{&cli.StringFlag{Name: "output-format", Value: outText, Category: catOutput, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
+		&choiceFlag{"FORMAT", &cli.StringFlag{Name: "output-format", Value: outText, Category: catOutput, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
 			[]string{outText, outJSON, outStreamJSON}},
-		&choiceFlag{&cli.StringFlag{Name: "input-format", Value: "text", Category: catOutput, Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
+		&choiceFlag{"FORMAT", &cli.StringFlag{Name: "input-format", Value: "text", Category: catOutput, Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
 			[]string{"text", outStreamJSON}},
 		&cli.StringFlag{Name: "system-prompt", Category: catModel, Usage: "replace the default system prompt with `TEXT`"},
 		&cli.StringFlag{Name: "append-system-prompt", Category: catModel, Usage: "append `TEXT` to the system prompt"},
@@ -35,16 +35,15 @@ func runFlags() []cli.Flag {
 		onTimeoutFlag("when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)",
 			ask.PolicySuspend, ask.PolicyAuto, ask.PolicyError),
 		&cli.StringFlag{Name: "notify-cmd", Category: catTimeouts, Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
-		&choiceFlag{&cli.StringFlag{Name: "bell", Value: "auto", Category: catTimeouts, Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
+		&choiceFlag{"WHEN", &cli.StringFlag{Name: "bell", Value: "auto", Category: catTimeouts, Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
 			[]string{"auto", "always", "never"}},
 		&cli.StringFlag{Name: "state-dir", Category: catSession, Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
 		&cli.StringFlag{Name: "subagent-model", Category: catModel, Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
 		&cli.IntFlag{Name: "subagent-depth", Value: 1, Category: catModel, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
-		protocolFDFlag(),
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
-	return append(flags, frontendFlags(runAsking)...)
+	return append(append(flags, frontendFlags(runAsking)...), protocolFDFlag())
 }
 
 func runCommand(e *env) *cli.Command {

@@ -21,7 +21,7 @@ func toolFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "strict-mcp-config", Category: catTools, Usage: "fail when an MCP server cannot start, instead of going on without its tools"},
 		&cli.StringSliceFlag{Name: "allowedTools", Aliases: []string{"allowed-tools"}, Category: catTools, Usage: "`RULES` for tools that run without asking, comma or space separated: mcp__fs__read_file, mcp__fs (a whole server), Bash(git status:*)"},
 		&cli.StringSliceFlag{Name: "disallowedTools", Aliases: []string{"disallowed-tools"}, Category: catTools, Usage: "`RULES` for tools that never run (they win over --allowedTools)"},
-		&choiceFlag{&cli.StringFlag{Name: "permission-mode", Category: catTools, Usage: "default (ask about every tool call no rule allows) or bypassPermissions (run every tool no --disallowedTools rule stops)"},
+		&choiceFlag{"MODE", &cli.StringFlag{Name: "permission-mode", Category: catTools, Usage: "default (ask about every tool call no rule allows) or bypassPermissions (run every tool no --disallowedTools rule stops)"},
 			[]string{"default", "bypassPermissions"}},
 	}
 }
