@@ -225,12 +225,16 @@ func (p *page) item(it item) {
 }
 
 // exitCodes writes the EXIT CODES section for a command (by its name
-// after "askuser", "" for the app): the codes it can return, their
-// meanings wrapped under the meaning column.
+// after "askuser"): the codes it can return, their meanings wrapped under
+// the meaning column. The app's page ("") has the whole table, the
+// program's.
 func (p *page) exitCodes(cmd string) {
 	p.section("EXIT CODES")
+	if cmd == "" {
+		p.para("The table for every command; each command's help lists the codes it can return.", 3, 3)
+	}
 	for _, e := range exitTable {
-		if slices.Contains(exitsOf(cmd), e.code) {
+		if cmd == "" || slices.Contains(exitsOf(cmd), e.code) {
 			head := fmt.Sprintf("   %-4d %-10s ", e.code, e.name)
 			p.hanging(head, e.text, len(head))
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -160,9 +161,9 @@ func TestHelpGroupsFlags(t *testing.T) {
 
 func TestWrap(t *testing.T) {
 	for _, tc := range []struct {
-		text                 string
+		text                string
 		width, indent, hang int
-		want                 []string
+		want                []string
 	}{
 		// Breaks at spaces only, the next lines at the hanging column.
 		{"one two three four", 12, 2, 4, []string{"  one two", "    three", "    four"}},
@@ -185,4 +186,46 @@ func TestShellWords(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("shellWords = %q, want %q", got, want)
 	}
+}
+
+// Each command's help lists the exit codes it can return, and only those
+// (which codes those are is checked against the end-to-end scripts by
+// TestScripts); the app's own page has the whole table.
+func TestHelpListsEachCommandsExitCodes(t *testing.T) {
+	app := newApp(&env{ios: iostreams.New(nil, nil, nil), getenv: func(string) string { return "" }})
+	for _, c := range app.Commands {
+		if c.Hidden {
+			if _, ok := commandExits[c.Name]; ok {
+				t.Errorf("hidden command %s has exit codes in its (unseen) help", c.Name)
+			}
+			continue
+		}
+		want, ok := commandExits[c.Name]
+		if !ok {
+			t.Errorf("command %s lists no exit codes", c.Name)
+			continue
+		}
+		// (urfave/cli reads "help --help" as the app's help.)
+		if got := listedExits(helpPage(t, "help", c.Name)); !slices.Equal(got, want) {
+			t.Errorf("askuser help %s lists exit codes %v, want %v", c.Name, got, want)
+		}
+	}
+	if got := listedExits(helpPage(t, "--help")); len(got) != len(exitTable) {
+		t.Errorf("askuser --help lists exit codes %v, want the whole table", got)
+	}
+}
+
+// listedExits are the codes in a help page's EXIT CODES section.
+func listedExits(page string) []int {
+	_, section, _ := strings.Cut(page, "\nEXIT CODES:\n")
+	section, _, _ = strings.Cut(section, "\n\n")
+	var codes []int
+	for _, line := range strings.Split(section, "\n") {
+		var code int
+		var name string
+		if n, _ := fmt.Sscanf(line, "   %d %s", &code, &name); n == 2 {
+			codes = append(codes, code)
+		}
+	}
+	return codes
 }
