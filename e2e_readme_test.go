@@ -67,3 +67,29 @@ Proceeding with these selections. Treat the answers marked "Answered by" as defa
 		t.Errorf("stderr = %q, want the one question line", stderr)
 	}
 }
+
+// TestReadmeInstall runs README's install command with the version and
+// the destination replaced, and reads the version back. It is built with
+// CGO_ENABLED=0, as this package's test binary is, so that it shares that
+// build's compiled packages (a person's shell shares go run . demo's).
+func TestReadmeInstall(t *testing.T) {
+	t.Parallel()
+	block := readmeBlock(t, "## Install", "sh")
+	build, _, _ := strings.Cut(block, "\n")
+	if !strings.HasPrefix(build, "go build ") || !strings.Contains(build, "-o ~/.local/bin/askuser .") {
+		t.Fatalf("README's install command is %q; this test runs a go build into ~/.local/bin", build)
+	}
+	bin := filepath.Join(t.TempDir(), "bin", "askuser")
+	build = strings.ReplaceAll(build, "$(git describe --tags --always --dirty)", "v9.8.7-readme")
+	build = strings.ReplaceAll(build, "~/.local/bin/askuser", bin)
+	cmd := exec.Command("sh", "-c", build)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("README's install command: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || string(out) != "askuser version v9.8.7-readme\n" {
+		t.Errorf("--version after README's install = %q, %v", out, err)
+	}
+}
