@@ -1,6 +1,13 @@
 // Package cli is askuser's command line: the urfave/cli application, the
 // wiring of frontends and providers, and the one mapping from errors to
 // exit codes. main.go only calls Run.
+//
+// Invariants: a flag that takes one of a few values carries them
+// (choiceFlag), so its parser, its help and its completion offer the same
+// list, and a command offers nothing it refuses; help is askuser's own
+// printer (help.go), wrapped to the terminal at word boundaries, and lists
+// only the exit codes its command can return (commandExits), which the
+// end-to-end scripts check against the binary.
 package cli
 
 import (
