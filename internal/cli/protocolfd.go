@@ -9,11 +9,15 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// protocolFDFlag is --protocol-fd, shared by ask, run and resume.
-func protocolFDFlag() cli.Flag {
+// protocolFDFlag is --protocol-fd of ask, and of run and resume, whose
+// output may be the protocol's own stream (stream-json).
+func protocolFDFlag(stream bool) cli.Flag {
+	where := "without it they go to standard output when --frontend stdio is named, else to standard error"
+	if stream {
+		where = "without it they go to standard output when --frontend stdio is named or the output is stream-json, else to standard error"
+	}
 	return &cli.IntFlag{Name: "protocol-fd", Category: catAsking,
-		Usage: "the JSON-lines frontend writes its question and error lines to file descriptor `N` (open it: 3>questions.jsonl); " +
-			"without it they go to standard output when --frontend stdio is named or the output is stream-json, else to standard error"}
+		Usage: "the JSON-lines frontend writes its question and error lines to file descriptor `N` (open it: 3>questions.jsonl); " + where}
 }
 
 // protocolFD is the descriptor --protocol-fd names, or nil when it is not

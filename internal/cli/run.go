@@ -43,7 +43,7 @@ func runFlags() []cli.Flag {
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
-	return append(append(flags, frontendFlags(runAsking)...), protocolFDFlag())
+	return append(append(flags, frontendFlags(runAsking)...), protocolFDFlag(true))
 }
 
 func runCommand(e *env) *cli.Command {
