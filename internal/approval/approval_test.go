@@ -186,7 +186,7 @@ func TestFromAnswers(t *testing.T) {
 	}{
 		{true, ScopeSession, ByPerson, ""},
 		{false, "", ByPerson, "said instead: write it to /tmp instead"},
-		{false, "", ByProgram, "denied permission"},
+		{false, "", ByProgram, "a program over JSON lines (not confirmed to be a person) denied it"},
 	}
 	for _, w := range want {
 		answers, err := fe.Ask(t.Context(), q)
@@ -200,7 +200,7 @@ func TestFromAnswers(t *testing.T) {
 	}
 	// Declined (askuser cancel): not run, and the model is told why.
 	declined := []ask.Answer{ask.Decline(q.Questions[0], "not today", time.Now())}
-	if d := FromAnswers(req, declined); d.Allow || !strings.Contains(d.Message, "declined to answer the approval question (askuser cancel); their reason: not today") {
+	if d := FromAnswers(req, declined); d.Allow || !strings.Contains(d.Message, "declined to answer its approval question (askuser cancel); do not retry it, and continue without it or ask the user; their reason: not today") {
 		t.Errorf("declined approval: %+v", d)
 	}
 }

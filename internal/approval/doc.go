@@ -18,6 +18,7 @@
 //     auto, --on-timeout auto) never approve a call, whatever option they
 //     picked: the policy falls back to the first option, and "Allow" may be
 //     first. Such a call is denied, and the denial says why.
-//   - Every Decision records who made it, so the result a model or a host
-//     gets can say so.
+//   - Every Decision records who made it, and says so in one sentence
+//     written once (messages.go), so the result a model or a host gets
+//     names who decided and what to do, and no caller adds to it.
 package approval

@@ -75,9 +75,19 @@ func TestHookAnswersFileWithApprovals(t *testing.T) {
 			t.Errorf("%s: decision %v, want %s", cmd, out, want)
 		}
 	}
-	_, out, _ = runHookCmd(t, hookBash("rm -rf build"), "--answers", f)
-	if !strings.Contains(out["permissionDecisionReason"].(string), "rule Bash(rm:*) ("+f+" line 5)") {
-		t.Errorf("denial %q does not name the rule and the file", out["permissionDecisionReason"])
+	// Each decision is one sentence, naming who decided and what to do.
+	for cmd, want := range map[string]string{
+		"rm -rf build": "Bash was not run: rule Bash(rm:*) (" + f + " line 5) denies it; do not retry it, and continue without it or ask the user to change the rule.",
+		"touch x":      "Bash was not run: the answers file " + f + " has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash under approvals: allow: in " + f + ").",
+	} {
+		_, out, _ := runHookCmd(t, hookBash(cmd), "--answers", f)
+		if got := out["permissionDecisionReason"]; got != want {
+			t.Errorf("%s: the model reads\n %q\nwant %q", cmd, got, want)
+		}
+	}
+	_, out, _ = runHookCmd(t, hookBash("git status"), "--answers", f)
+	if want := "Bash was allowed by rule Bash(git status:*) (" + f + " line 3), not by a person at the time."; out["additionalContext"] != want {
+		t.Errorf("additionalContext %q, want %q", out["additionalContext"], want)
 	}
 }
 

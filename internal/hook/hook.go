@@ -151,11 +151,7 @@ func failed(ev event, err error) Reply {
 	if ev.Name == EventElicitation {
 		return formAction("decline", nil, "askuser hook: declined the form: "+err.Error())
 	}
-	tool := ev.Tool
-	if tool == "" {
-		tool = "the tool"
-	}
-	return permission(ev, approval.Permission{Message: approval.Failed(tool, err).Message})
+	return permission(ev, approval.Permission{Message: approval.Failed(ev.Tool, err).Message})
 }
 
 func decisionReply(v any, stderr string) Reply {
