@@ -50,7 +50,8 @@ func TestRuleForms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
-		if got := r.Matches(tt.call); got != tt.match {
+		d, decided := Policy{Allow: []Rule{r}}.Decide(tt.call, nil)
+		if got := decided && d.Allow; got != tt.match {
 			t.Errorf("%s matches %s %s = %v, want %v", tt.rule, tt.call.Tool, tt.call.Input, got, tt.match)
 		}
 	}

@@ -90,17 +90,18 @@ type Policy struct {
 // make, or ok false when a person must be asked. Deny rules win, then ask
 // rules, then the bypass mode, allow rules and grants.
 func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
-	if r, hit := first(p.Deny, req); hit {
+	s := req.subject()
+	if r, hit := s.touched(p.Deny); hit {
 		return deniedByRule(req.Tool, r), true
 	}
-	if _, hit := first(p.Ask, req); hit {
+	if _, hit := s.touched(p.Ask); hit {
 		return Decision{}, false
 	}
 	if p.Mode == ModeBypass {
 		return Decision{Allow: true, Scope: ScopeOnce, By: ByMode, Why: "--permission-mode bypassPermissions"}, true
 	}
-	if r, hit := first(p.Allow, req); hit {
-		return Decision{Allow: true, Scope: ScopeOnce, By: ByRule, Why: r.Describe()}, true
+	if rs, hit := s.covered(p.Allow); hit {
+		return Decision{Allow: true, Scope: ScopeOnce, By: ByRule, Why: describeRules(rs)}, true
 	}
 	if g, hit := grants[req.Tool]; hit {
 		return Decision{Allow: true, Scope: ScopeOnce, By: ByGrant, Why: "a grant for the rest of this session from " + g.Why}, true
@@ -108,13 +109,16 @@ func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
 	return Decision{}, false
 }
 
-func first(rules []Rule, req Request) (Rule, bool) {
-	for _, r := range rules {
-		if r.Matches(req) {
-			return r, true
-		}
+// describeRules names the rules that allowed a call.
+func describeRules(rs []Rule) string {
+	if len(rs) == 1 {
+		return rs[0].Describe()
 	}
-	return Rule{}, false
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = strings.TrimPrefix(r.Describe(), "rule ")
+	}
+	return "rules " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // Grants are the session's "allow for the rest of this session" decisions,

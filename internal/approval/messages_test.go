@@ -72,12 +72,12 @@ func saidOnce(t *testing.T, name, msg string) {
 }
 
 func TestAllowNote(t *testing.T) {
-	rules, err := ParseRules("Bash(git status:*)", "ci.yaml line 3")
+	rules, err := ParseRules("Bash(git status:*) Bash(git log:*)", "ci.yaml line 3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ok := Policy{Allow: rules}.Decide(call("Bash", `{"command":"git status"}`), nil)
-	want := "Bash was allowed by rule Bash(git status:*) (ci.yaml line 3), not by a person at the time."
+	d, ok := Policy{Allow: rules}.Decide(call("Bash", `{"command":"git status && git log"}`), nil)
+	want := "Bash was allowed by rules Bash(git status:*) (ci.yaml line 3) and Bash(git log:*) (ci.yaml line 3), not by a person at the time."
 	if !ok || d.AllowNote("Bash") != want {
 		t.Errorf("note %q, want %q", d.AllowNote("Bash"), want)
 	}

@@ -43,6 +43,9 @@ type Decider struct {
 	// Notes puts who answered into updatedInput's annotations when it was
 	// not a person (the permission-prompt tool has no other channel).
 	Notes bool
+	// Dir is the session's working folder, which path rules and relative
+	// paths are read against: the hook event's cwd, the MCP server's own.
+	Dir string
 }
 
 // Decide decides one call. It never allows by default: every failure is a
@@ -99,7 +102,7 @@ func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) P
 // approve decides whether another tool may run: a rule, else a person.
 // The recommended-option policy never approves (FromAnswers).
 func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMessage) Permission {
-	req := Request{ID: id, Tool: tool, Input: input}
+	req := Request{ID: id, Tool: tool, Input: input, Dir: d.Dir}
 	policy := d.Approvals
 	if policy == nil {
 		policy = &Policy{}

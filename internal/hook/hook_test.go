@@ -173,6 +173,8 @@ func TestOtherToolsAreApproved(t *testing.T) {
 		want              string
 	}{
 		{"rule allows", "Bash", `{"command":"git status"}`, func(*asktest.Frontend) {}, true, "Bash was allowed by rule Bash(git status:*) (ci.yaml line 3), not by a person at the time."},
+		{"rule does not cover a second command", "Bash", `{"command":"git status && rm -rf x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Deny") }, false,
+			"Bash was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
 		{"own tool", "mcp__askuser__AskUserQuestion", `{"questions":[]}`, func(*asktest.Frontend) {}, true, ""},
 		{"person allows", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow") }, true, ""},
 		{"person says instead", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Other("use /tmp") }, false, "Bash was not run, and the user said instead: use /tmp"},
@@ -242,5 +244,33 @@ func TestWithAnswersNotesAndNoHTMLEscaping(t *testing.T) {
 	}
 	if !strings.Contains(string(got), `"annotations":{"A & B <x>?":{"notes":"Answered by an answers file`) || !strings.Contains(string(got), "ci.yaml") {
 		t.Errorf("updatedInput %s: a file's answer must be noted in annotations", got)
+	}
+}
+
+// Path rules read the call's path against the event's cwd: a path that
+// leaves the rule's folder is asked about, not allowed.
+func TestPathRulesReadAgainstCwd(t *testing.T) {
+	rules, err := approval.ParseRules("Write(src/**)", "ci.yaml line 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := func(path string) []byte {
+		return []byte(`{"hook_event_name":"PreToolUse","cwd":"/home/me/proj","tool_name":"Write","tool_use_id":"toolu_1","tool_input":{"file_path":"` + path + `","content":"x"}}`)
+	}
+	for path, want := range map[string]string{
+		"src/a.go":                "allow",
+		"/home/me/proj/src/b.go":  "allow",
+		"src/../../etc/passwd":    "deny", // asked, and the person denies
+		"/home/me/other/src/a.go": "deny",
+	} {
+		fe := asktest.New(t)
+		if want == "deny" {
+			fe.Expect("Approve").Choose("Deny")
+		}
+		cfg := cfgFor(fe)
+		cfg.Approvals = &approval.Policy{Allow: rules}
+		if o := out(t, Run(t.Context(), event(path), cfg)); o["permissionDecision"] != want {
+			t.Errorf("%s: decision %v, want %s", path, o, want)
+		}
 	}
 }

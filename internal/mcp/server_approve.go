@@ -52,6 +52,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 		Approvals: s.cfg.Approvals,
 		SelfTool:  "mcp__" + s.cfg.Name + "__" + ask.ToolName,
 		Notes:     true,
+		Dir:       s.cfg.Dir,
 	}
 	p := d.Decide(ctx, in.Tool, id, in.Input)
 	if !p.Allow {

@@ -351,18 +351,19 @@ func TestApproveOtherTools(t *testing.T) {
 	fe.Expect("Approve").Choose("Allow").From(ask.SourcePolicy)
 	fe.Expect("Approve").Other("write it under /tmp instead")
 	fe.Expect("Approve").Choose("Deny")
-	rules, _ := approval.ParseRules("Bash(git status:*)", "ci.yaml line 2")
+	rules, _ := approval.ParseRules("Bash(git status:*) Write(src/**)", "ci.yaml line 2")
 	var log syncBuffer
-	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa", Log: &log}, nil)
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa", Log: &log, Dir: "/home/me/proj"}, nil)
 	write := `{"command":"touch x","description":"write"}`
 	for _, tc := range []struct {
 		tool, input, behavior, want string
 	}{
 		{"mcp__qa__AskUserQuestion", dbInput, "allow", ""}, // asking is the approval: nothing asked
 		{"Bash", `{"command":"git status"}`, "allow", ""},
+		{"Write", `{"file_path":"src/a.go","content":""}`, "allow", ""}, // read against the session's folder
 		{"Bash", write, "deny", "Bash was not run: no person approved it (the recommended-option policy never allows a tool); do not retry it, and continue without it or ask the user."},
 		{"Bash", write, "deny", "Bash was not run, and the user said instead: write it under /tmp instead"},
-		{"Bash", write, "deny", "Bash was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
+		{"Write", `{"file_path":"src/../../etc/passwd","content":""}`, "deny", "Write was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
 	} {
 		d := decision(t, callTool(t, cs, "approve", approveArgs(tc.tool, tc.input), nil))
 		if d.Behavior != tc.behavior || d.Message != tc.want {
