@@ -241,6 +241,10 @@ func (a *shellReader) words(n syntax.Node) {
 			return false
 		case *syntax.ArithmExp:
 			a.uncover("it evaluates arithmetic ($((…))), which can run commands through array subscripts")
+		case *syntax.ExtGlob:
+			// zsh, the shell many hosts run commands in, reads *(e:…:) as
+			// a glob qualifier that runs code.
+			a.uncover("it holds a pattern list (*(…), ?(…), @(…)), which zsh reads as a glob qualifier that can run code")
 		case *syntax.ParamExp:
 			if why := riskyParam(n); why != "" {
 				a.uncover(why)

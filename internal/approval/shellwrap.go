@@ -49,6 +49,9 @@ var wrappers = map[string]*wrapper{
 	"doas":    {flags: "ns", valued: "uC"},
 	"xargs":   {flags: "0rtpx", valued: "IdEaLnPs", long: []string{"null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "max-args=", "max-procs=", "max-lines=", "delimiter=", "arg-file=", "replace=", "eof=", "max-chars="}},
 	"busybox": {},
+	// zsh's precommand modifiers.
+	"noglob":    {transparent: true},
+	"nocorrect": {transparent: true},
 }
 
 // opaqueRunners run a command (or code) given in words whose options
