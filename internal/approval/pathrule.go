@@ -23,7 +23,8 @@ import (
 // folder never matches it. An allow rule covers exactly the paths its
 // pattern matches (src/* the files directly in src; src/** or src/ all of
 // it); a deny or ask rule that matches a folder also covers what is in
-// it, as .gitignore does.
+// it, as .gitignore does, and matches in any case (.ENV is .env where the
+// file system ignores case); an allow rule matches the case written.
 //
 // Symbolic links are followed as far as the path exists when the rules
 // are read, in the call's path and in the rule's folder alike (so /tmp
@@ -153,9 +154,19 @@ func (pp pathPattern) covers(p callPath) bool {
 }
 
 // touches reports whether a deny or ask rule's pattern matches the path,
-// or a folder of it, as written or where its links lead.
+// or a folder of it, as written or where its links lead, in any case: on
+// a file system that ignores case (macOS, Windows) .ENV is .env.
 func (pp pathPattern) touches(p callPath) bool {
-	return matchIn(pp.base, pp.segs, p.lexical, true) || matchIn(pp.realBase, pp.segs, p.real, true)
+	lower := make([]string, len(pp.segs))
+	for i, s := range pp.segs {
+		lower[i] = strings.ToLower(s)
+	}
+	for _, try := range [][2]string{{pp.base, p.lexical}, {pp.realBase, p.real}} {
+		if matchIn(try[0], pp.segs, try[1], true) || matchIn(strings.ToLower(try[0]), lower, strings.ToLower(try[1]), true) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchIn reports whether pattern segments relative to base match p;

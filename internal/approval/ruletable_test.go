@@ -163,6 +163,7 @@ var ruleTable = []ruleCase{
 	{"deny: Read(.env)", "", ".env", "denied", ""},
 	{"deny: Read(.env)", "", "config/.env", "denied", "at any depth"},
 	{"deny: Read(.env)", "", "/home/me/proj/./config/../.env", "denied", "cleaned first"},
+	{"deny: Read(.env)", "", "config/.ENV", "denied", "in any case, as macOS's file system reads names"},
 	{"deny: Read(secrets)", "", "secrets/key.pem", "denied", "a deny rule that matches a folder covers what is in it"},
 	{"deny: Read(.env)", "Grep", "config/.env", "denied", "a Read rule applies to Glob, Grep and LS"},
 	{"deny: Edit(src/**)", "Write", "src/a.go", "denied", ""},
