@@ -66,6 +66,9 @@ func TestBadRules(t *testing.T) {
 		"mcp__fs__read(x)":      "MCP tools take no specifier",
 		"Bash git":              "", // two rules when split, one when parsed alone: see TestParseRules
 		"Read File(x)":          "no spaces",
+		"Bash()":                "empty specifier",
+		"Bash( )":               "empty specifier",
+		"Read(src/[a)":          "malformed",
 		"mcp__\x1b[2Jfs*__tool": "would match every server",
 	} {
 		_, err := ParseRule(rule, "x")

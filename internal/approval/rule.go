@@ -38,6 +38,10 @@ func ParseRule(s, from string) (Rule, error) {
 			return r, fmt.Errorf("rule %q: a specifier ends with ')', as in Bash(git status:*)", clip(raw))
 		}
 		name, r.Spec = raw[:i], raw[i+1:len(raw)-1]
+		if strings.TrimSpace(r.Spec) == "" {
+			// Bash() would otherwise read as Bash: every call.
+			return r, fmt.Errorf("rule %q has an empty specifier; write %s for every call, or a specifier such as %s(git status:*)", clip(raw), clip(name), clip(name))
+		}
 		if r.Spec == "*" {
 			r.Spec = "" // Bash(*) is Bash
 		}
