@@ -35,7 +35,7 @@ func TestCodex(t *testing.T) {
 	)
 	t.Cleanup(srv.Close)
 	home, dir := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".codex", "config.toml"), readmeCIBlock(t, "Codex", "toml"))
+	writeFile(t, filepath.Join(home, ".codex", "config.toml"), readmeCIBlock(t, "### Codex", "toml"))
 	writeFile(t, filepath.Join(dir, "ci", "answers.yaml"), "answers:\n  Database: SQLite\n")
 
 	cmd := clients.CodexCommand(peerContext(t), t, home, srv.URL, "exec", "--skip-git-repo-check", "Do the task.")

@@ -28,7 +28,7 @@ import (
 func geminiSetup(t *testing.T, home string, user bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	ci := readmeCIBlock(t, "Gemini CLI", "json")
+	ci := readmeCIBlock(t, "### Gemini CLI", "json")
 	path := filepath.Join(dir, ".gemini", "settings.json")
 	if user {
 		path = filepath.Join(home, ".gemini", "settings.json")

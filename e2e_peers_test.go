@@ -17,15 +17,16 @@ import (
 // Helpers of the end-to-end tests with Codex CLI and Gemini CLI (and
 // Claude Code: runPeer, peerResult).
 
-// readmeBlock returns the first fenced block of lang under the README
-// heading "### heading", so a test runs the setup README gives, as written.
+// readmeBlock returns the first fenced block of lang in README's section
+// under the heading line heading ("### Codex", "## Install"), up to the
+// next heading, so a test runs what README gives, as written.
 func readmeBlock(t *testing.T, heading, lang string) string {
 	t.Helper()
 	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n### "+heading+"\n")
+	_, section, ok := strings.Cut(string(readme), "\n"+heading+"\n")
 	if ok {
 		section, _, _ = strings.Cut(section, "\n## ")
 		section, _, _ = strings.Cut(section, "\n### ")
@@ -33,7 +34,7 @@ func readmeBlock(t *testing.T, heading, lang string) string {
 	_, block, found := strings.Cut(section, "\n```"+lang+"\n")
 	block, _, closed := strings.Cut(block, "\n```")
 	if !ok || !found || !closed {
-		t.Fatalf("README has no ```%s block under ### %s", lang, heading)
+		t.Fatalf("README has no ```%s block under %s", lang, heading)
 	}
 	return block + "\n"
 }

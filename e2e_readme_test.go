@@ -9,26 +9,6 @@ import (
 	"testing"
 )
 
-// readmeBlock is the first fenced code block of kind lang (sh, json…) after
-// the README heading that starts with heading, as written.
-func readmeBlock(t *testing.T, heading, lang string) string {
-	t.Helper()
-	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n"+heading)
-	if !ok {
-		t.Fatalf("README has no heading %q", heading)
-	}
-	_, block, ok := strings.Cut(section, "```"+lang+"\n")
-	if !ok {
-		t.Fatalf("README has no ```%s block after %q", lang, heading)
-	}
-	block, _, _ = strings.Cut(block, "```")
-	return block
-}
-
 // runReadme runs a README block with sh in the repository root, with the
 // binary under test first on PATH.
 func runReadme(t *testing.T, block string) (stdout, stderr string) {

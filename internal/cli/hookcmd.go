@@ -70,7 +70,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))
 	}
-	ctx, cancel := context.WithTimeoutCause(c.Context, timeout, fmt.Errorf("askuser hook --timeout %s passed", timeout))
+	ctx, cancel := context.WithTimeoutCause(c.Context, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
 	reply := hook.Run(ctx, input, hook.Config{
 		Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.Ask(ctx, req, nil) },

@@ -41,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -87,6 +88,10 @@ type ServeConfig struct {
 	// Verbose (--verbose) also logs the fields a host adds to every tool
 	// that a call carried and the decoder ignored.
 	Verbose bool
+	// Dir is the session's working folder, which approve reads path rules
+	// and relative paths against; "" is the server's own (a host starts
+	// it in the project's folder).
+	Dir string
 }
 
 // Server is askuser mcp.
@@ -105,6 +110,9 @@ func NewServer(cfg ServeConfig) *Server {
 	}
 	if cfg.Name == "" {
 		cfg.Name = "askuser"
+	}
+	if cfg.Dir == "" {
+		cfg.Dir, _ = os.Getwd() // unknown stays "": relative paths then match only relative rules
 	}
 	s := &Server{cfg: cfg}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "askuser", Version: cfg.Version}, &sdk.ServerOptions{

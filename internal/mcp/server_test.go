@@ -350,26 +350,35 @@ func TestApproveOtherTools(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Approve").Choose("Allow").From(ask.SourcePolicy)
 	fe.Expect("Approve").Other("write it under /tmp instead")
-	rules, _ := approval.ParseRules("Bash(git status:*)", "ci.yaml line 2")
-	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa"}, nil)
+	fe.Expect("Approve").Choose("Deny")
+	rules, _ := approval.ParseRules("Bash(git status:*) Write(src/**)", "ci.yaml line 2")
+	var log syncBuffer
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa", Log: &log, Dir: "/home/me/proj"}, nil)
 	write := `{"command":"touch x","description":"write"}`
 	for _, tc := range []struct {
 		tool, input, behavior, want string
 	}{
 		{"mcp__qa__AskUserQuestion", dbInput, "allow", ""}, // asking is the approval: nothing asked
 		{"Bash", `{"command":"git status"}`, "allow", ""},
-		{"Bash", write, "deny", "no person approved"},
-		{"Bash", write, "deny", "said instead: write it under /tmp instead"},
+		{"Write", `{"file_path":"src/a.go","content":""}`, "allow", ""}, // read against the session's folder
+		{"Bash", write, "deny", "Bash was not run: no person approved it (the recommended-option policy never allows a tool); do not retry it, and continue without it or ask the user."},
+		{"Bash", write, "deny", "Bash was not run, and the user said instead: write it under /tmp instead"},
+		{"Write", `{"file_path":"src/../../etc/passwd","content":""}`, "deny", "Write was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
 	} {
 		d := decision(t, callTool(t, cs, "approve", approveArgs(tc.tool, tc.input), nil))
-		if d.Behavior != tc.behavior || !strings.Contains(d.Message, tc.want) {
+		if d.Behavior != tc.behavior || d.Message != tc.want {
 			t.Errorf("%s %s: %+v, want %s %q", tc.tool, tc.input, d, tc.behavior, tc.want)
 		}
 		if d.Behavior == "allow" && !jsonEqual(d.UpdatedInput, tc.input) {
 			t.Errorf("%s: updatedInput %s, want the input unchanged", tc.tool, d.UpdatedInput)
 		}
 	}
-	if d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil)); d.Behavior != "deny" {
+	// The host's log says who allowed, once, with one prefix.
+	if want := "askuser mcp: Bash was allowed by rule Bash(git status:*) (ci.yaml line 2), not by a person at the time.\n"; !strings.Contains(log.String(), want) || strings.Contains(log.String(), "askuser mcp: askuser") {
+		t.Errorf("log %q, want the line %q", log.String(), want)
+	}
+	d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil))
+	if want := "The call was not run: askuser could not ask for approval (the permission request cannot be read: tool_name is missing); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."; d.Behavior != "deny" || d.Message != want {
 		t.Errorf("a request naming no tool gave %+v", d)
 	}
 }
