@@ -56,7 +56,11 @@ func stateDirFlag() cli.Flag {
 
 func listSessions(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("sessions: unknown subcommand %q; use sessions, sessions rm ID... or sessions prune --older-than DURATION", c.Args().First())
+		use := "use sessions, sessions rm ID... or sessions prune --older-than DURATION"
+		if s := didYouMean(nearest(c.Args().First(), []string{"rm", "prune"})); s != "" {
+			use = s + " (" + use + ")"
+		}
+		return usageErrorf("sessions: unknown subcommand %q; %s", c.Args().First(), use)
 	}
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
