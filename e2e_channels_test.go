@@ -500,3 +500,48 @@ func TestChannelAnswersAHook(t *testing.T) {
 		t.Errorf("the approval: exit %d\n%s\n%s", code, h.stdout, h.stderr)
 	}
 }
+
+// twoScript asks one set, then, with its answer, another.
+const twoScript = `model: scripted-two
+turns:
+  - text: One thing first.
+    tool_calls:
+      - id: toolu_db
+        name: AskUserQuestion
+        input: {questions: [{question: "Which database should we use?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
+  - text: And one more.
+    tool_calls:
+      - id: toolu_region
+        name: AskUserQuestion
+        input: {questions: [{question: "Which region?", header: Region, multiSelect: false, options: [{label: eu-north, description: Stockholm}, {label: us-east, description: Virginia}]}]}
+  - text: "Done with both."
+`
+
+// A session resumed for a late answer asks again: the next question is
+// sent under the first (its thread), the chat is told the agent asks
+// again, and a tap on it resumes the session once more, to the end.
+func TestChannelLateAnswerThreadsTheNextQuestion(t *testing.T) {
+	t.Parallel()
+	cr := newChanRig(t)
+	if err := os.WriteFile(cr.script, []byte(twoScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cr.startServe(t)
+	id := cr.suspend(t)
+	first := cr.message(t, "of the first question", asking("Database"))
+	cr.tap(t, first, channeltest.Pick{Options: []int{1}})
+	next := cr.message(t, "of the next question", asking("Region"))
+	if next.Thread != first.ID {
+		t.Errorf("the next question was posted under message %d, want %d (the first)", next.Thread, first.ID)
+	}
+	if r := cr.replied(t, first); r.Replies[0] != "The agent went on and now asks: Region." {
+		t.Errorf("beside the first question: %q", r.Replies)
+	}
+	cr.tap(t, next, channeltest.Pick{Options: []int{0}})
+	if r := cr.replied(t, next); r.Replies[0] != "The agent went on and finished:\nDone with both." {
+		t.Errorf("beside the next question: %q", r.Replies)
+	}
+	if j := cr.journal(t, id); strings.Count(j, `{"type":"answered",`) != 2 || !strings.Contains(j, `"status":"success"`) {
+		t.Errorf("the journal:\n%s", j)
+	}
+}
