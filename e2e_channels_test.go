@@ -23,15 +23,16 @@ import (
 // fake platform, on loopback: a person taps in the chat, and the agent
 // goes on. askuser is built with the test channel linked in (TestMain).
 
-// chanScript asks one set, then ends with what it was told.
-const chanScript = `model: scripted-chan
-turns:
-  - text: One thing first.
+// askDBTurn is a scripted model's turn asking which database to use.
+const askDBTurn = `  - text: One thing first.
     tool_calls:
       - id: toolu_db
         name: AskUserQuestion
         input: {questions: [{question: "Which database should we use?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
-  - text: "Set up with what I was told:\n{{tool_results}}"
+`
+
+// chanScript asks one set, then ends with what it was told.
+const chanScript = "model: scripted-chan\nturns:\n" + askDBTurn + `  - text: "Set up with what I was told:\n{{tool_results}}"
 `
 
 // chanRig is a fake platform and the environment that points askuser at
@@ -60,20 +61,11 @@ func newChanRig(t testing.TB) *chanRig {
 // message waits for a message that cond accepts.
 func (cr *chanRig) message(t testing.TB, what string, cond func(channeltest.Message) bool) channeltest.Message {
 	t.Helper()
-	var found channeltest.Message
-	_, ok := cr.srv.WaitFor(waitLimit, func(ms []channeltest.Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := cr.srv.Find(waitLimit, cond)
 	if !ok {
 		t.Fatalf("no message %s; the platform has %+v", what, cr.srv.Messages())
 	}
-	return found
+	return m
 }
 
 func asking(header string) func(channeltest.Message) bool {
@@ -502,14 +494,7 @@ func TestChannelAnswersAHook(t *testing.T) {
 }
 
 // twoScript asks one set, then, with its answer, another.
-const twoScript = `model: scripted-two
-turns:
-  - text: One thing first.
-    tool_calls:
-      - id: toolu_db
-        name: AskUserQuestion
-        input: {questions: [{question: "Which database should we use?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
-  - text: And one more.
+const twoScript = "model: scripted-two\nturns:\n" + askDBTurn + `  - text: And one more.
     tool_calls:
       - id: toolu_region
         name: AskUserQuestion
