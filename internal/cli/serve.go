@@ -29,9 +29,11 @@ the token can see or answer anything.
 
 Answering a set on the page records it as a person's answer, given later, and resumes the
 session in the background, as askuser resume would: askuser resume ID -p --frontend stdio
---on-unanswered suspend, its output kept in sessions/ID.d/serve.log beside the session and
-shown on the session's page. Sets not answered yet stay pending. Ctrl+C stops serving; a
-resume under way goes on by itself.`,
+--on-unanswered suspend --output-format stream-json, its output kept in
+sessions/ID.d/serve.log beside the session and told on the session's page. Sets not
+answered yet stay pending. Each answer, and each resume started and ended (with its exit
+code), is logged on standard error. Ctrl+C stops serving; a resume under way goes on by
+itself.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 			stateDirFlag(),
@@ -49,8 +51,8 @@ func runServe(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
 	}
-	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit},
-		inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut})
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit,
+		Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
@@ -73,14 +75,18 @@ func runServe(c *cli.Context, e *env) error {
 
 // resumeCommandFor is how the inbox resumes a session: this binary's
 // askuser resume, reading the person's answers as JSON lines and keeping
-// the sets it gets no answer for. The environment's frontend settings are
+// the sets it gets no answer for. It writes stream-json, so the page can
+// tell each step in words (an answer taken, a tool call, how the run went
+// on) rather than show a log meant for a terminal, which would tell the
+// person to run askuser resume. The environment's frontend settings are
 // dropped, since the flags say how to ask, and so is ASKUSER_NOTIFY_CMD:
 // the JSON-lines frontend would notify about every set it is given, the
 // ones just answered on the page too, and the page shows new questions as
 // they come.
 func resumeCommandFor(exe, stateDir string) func(id string) *exec.Cmd {
 	return func(id string) *exec.Cmd {
-		cmd := exec.Command(exe, "resume", id, "--print", "--frontend", feStdio, "--on-unanswered", "suspend", "--state-dir", stateDir)
+		cmd := exec.Command(exe, "resume", id, "--print", "--frontend", feStdio, "--on-unanswered", "suspend",
+			"--output-format", outStreamJSON, "--state-dir", stateDir)
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
 			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
@@ -92,11 +98,18 @@ func resumeCommandFor(exe, stateDir string) func(id string) *exec.Cmd {
 	}
 }
 
-// describeExit words an exit code from the table, for the inbox's page.
+// describeExit words a resume's exit code from the table, for the inbox's
+// page and serve's log. A resume that stopped to wait is said as such:
+// the table's "answer it with askuser resume" is not for a person whose
+// page takes the answer.
 func describeExit(code int) string {
 	for _, x := range exitTable {
 		if x.code == code {
-			return fmt.Sprintf("exit %d, %s: %s", code, x.name, x.text)
+			text := x.text
+			if code == ExitWaiting {
+				text = "the session stopped to wait for an answer"
+			}
+			return fmt.Sprintf("exit %d, %s: %s", code, x.name, text)
 		}
 	}
 	return fmt.Sprintf("exit %d", code)

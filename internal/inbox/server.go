@@ -26,6 +26,7 @@ var templates = sync.OnceValue(func() *template.Template {
 		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
 		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"digits":  digits,
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 })
 
