@@ -27,6 +27,12 @@ first, with its prompt, how long it has waited and who waits), and the other ses
 their transcripts. The URL, with its token, is printed on standard error; nobody without
 the token can see or answer anything.
 
+The token is kept in serve.token in the state directory (--token-file FILE to keep it
+elsewhere), created readable by you alone, so the URL, and a bookmark of it, works again
+after a restart; give --listen a fixed port too, since a free port changes. A token file
+that others may read, that is not a regular file of yours, or that is a symbolic link is
+refused. --new-token replaces the token: every URL and page opened before stops working.
+
 Answering a set on the page records it as a person's answer, given later, and resumes the
 session in the background, as askuser resume would: askuser resume ID -p --frontend stdio
 --on-unanswered suspend --output-format stream-json, its output kept in
@@ -36,6 +42,8 @@ code), is logged on standard error. Ctrl+C stops serving; a resume under way goe
 itself.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
+			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
+			&cli.BoolFlag{Name: "new-token", Usage: "make a new token, replacing the kept one: URLs and pages opened before stop working"},
 			stateDirFlag(),
 		},
 		Action: func(c *cli.Context) error { return runServe(c, e) },
@@ -51,8 +59,16 @@ func runServe(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
 	}
+	tokenFile := c.String("token-file")
+	if tokenFile == "" {
+		tokenFile = filepath.Join(store.Dir, serveTokenFile)
+	}
+	token, err := serveToken(tokenFile, c.Bool("new-token"))
+	if err != nil {
+		return fmt.Errorf("serve: the page's token: %w", err)
+	}
 	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit,
-		Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut})
+		Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
