@@ -194,7 +194,7 @@ func progressStatus(run *sessionRun, status, what string, open int, failed bool)
 	case failed:
 		return "Your answer did not reach the session: askuser resume ended (" + run.ended + "). Answer again above."
 	case status == session.StatusFinished:
-		return "The session went on with your answers and finished (" + run.ended + "). Its result is below."
+		return "The session went on with your answers and finished: its result is below."
 	case status == session.StatusWaiting && open > 0:
 		return "The session went on with your answer and now waits on " + what + ": answer it above."
 	case status == session.StatusWaiting:
