@@ -14,7 +14,6 @@ import (
 const (
 	maxOtherSessions = 100
 	maxPromptChars   = 160
-	maxLogBytes      = 16 << 10
 )
 
 // sessionRow is one session in the inbox's list.

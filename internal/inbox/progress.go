@@ -19,9 +19,17 @@ import (
 // with its own form), nor is any line telling the person to run askuser
 // resume, since the page is where they answer.
 
-// maxLogLineChars bounds one line of the Progress box: it follows the
-// run, and the transcript below has every step whole.
-const maxLogLineChars = 300
+// Bounds of the Progress box: it follows the run, and the transcript
+// below has every step whole.
+const (
+	// maxLogBytes is how much of the end of serve.log is read: enough for
+	// an event holding a tool's long output and the lines after it.
+	maxLogBytes = 64 << 10
+	// maxLogLines is how many of the last lines are told.
+	maxLogLines = 200
+	// maxLogLineChars bounds one line.
+	maxLogLineChars = 300
+)
 
 // runView is the Progress box.
 type runView struct {
@@ -42,7 +50,8 @@ type logLine struct {
 // logPrefix starts serve's own lines in serve.log.
 const logPrefix = "--- askuser serve"
 
-// readableLog tells the lines of a serve.log in words.
+// readableLog tells the lines of a serve.log in words, the last
+// maxLogLines of them.
 func readableLog(log string) []logLine {
 	var out []logLine
 	for _, line := range strings.Split(log, "\n") {
@@ -57,7 +66,7 @@ func readableLog(log string) []logLine {
 			out = append(out, logLine{Class: "text", Text: short(ask.Display(line), maxLogLineChars)})
 		}
 	}
-	return out
+	return out[max(len(out)-maxLogLines, 0):]
 }
 
 // serveLine is one of serve's own lines: ", 2006-01-02 15:04:05: text" or

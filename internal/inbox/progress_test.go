@@ -2,6 +2,8 @@ package inbox
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -142,4 +144,30 @@ func TestInboxLogsAnswers(t *testing.T) {
 		t.Error("serve's log holds the token or an escape sequence")
 	}
 	g.release(2)
+}
+
+// A long session's log is told from its end: the last maxLogLines lines,
+// and an event line far longer than a line of the box (a tool's whole
+// output) still told, cut.
+func TestReadableLogBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "askuser: warning %d\n", i)
+	}
+	fmt.Fprintf(&b, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":%q}]}}`+"\n",
+		strings.Repeat("the whole file ", 2000))
+	b.WriteString(`{"type":"result","subtype":"success","result":"done"}` + "\n")
+	path := filepath.Join(t.TempDir(), logName)
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := readableLog(tail(path, maxLogBytes))
+	if len(got) != maxLogLines {
+		t.Fatalf("%d lines told, want the last %d", len(got), maxLogLines)
+	}
+	last, result := got[len(got)-1], got[len(got)-2]
+	if last.Text != "The session finished." || !strings.HasPrefix(result.Text, "Tool result: the whole file") ||
+		len([]rune(result.Text)) != maxLogLineChars || got[0].Text != "askuser: warning 102" {
+		t.Errorf("first %q, then … %q (%d characters), %q", got[0].Text, result.Text, len([]rune(result.Text)), last.Text)
+	}
 }
