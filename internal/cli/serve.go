@@ -138,14 +138,12 @@ func describeExit(code int) string {
 const serveURLFile = "serve.url"
 
 // leaveAddress writes the inbox's URL for runs to find, and returns what
-// takes it away again: only while it is still this inbox's.
+// takes it away again: only while it is still this inbox's. It holds the
+// token, so it is written as the token file is (replaceOwn): 0600, never
+// through a link planted in its place.
 func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	path := filepath.Join(stateDir, serveURLFile)
-	err := os.MkdirAll(stateDir, 0o700)
-	if err == nil {
-		err = os.WriteFile(path, []byte(address+"\n"), 0o600)
-	}
-	if err != nil {
+	if err := replaceOwn(path, address+"\n"); err != nil {
 		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
 		return func() {}
 	}

@@ -41,6 +41,22 @@ func TestInboxAddress(t *testing.T) {
 	if got := inboxURL(dir, "x"); got != "" {
 		t.Errorf("a file that is not an inbox's address gave the link %q", got)
 	}
+	// A link planted where the address goes is replaced, not written
+	// through: the file it points to keeps what it held.
+	victim := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(victim, []byte("precious\n"), 0o644)
+	os.Remove(filepath.Join(dir, serveURLFile))
+	if err := os.Symlink(victim, filepath.Join(dir, serveURLFile)); err != nil {
+		t.Fatal(err)
+	}
+	forget = leaveAddress(dir, "http://127.0.0.1:7000/?token=88", &errOut)
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("leaving the address wrote through a link: the file it named now holds %q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, serveURLFile)); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the address file after a link was planted: %v, %v", fi.Mode(), err)
+	}
+	forget()
 }
 
 // askuser serve keeps its token in a file of the user's own: made once,

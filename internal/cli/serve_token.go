@@ -80,37 +80,53 @@ func readToken(path string) (string, error) {
 
 // createToken writes a new token to path, which must not exist.
 func createToken(path string) (string, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
-	if err != nil {
-		return "", err
-	}
 	tok := inbox.NewToken()
-	_, err = f.WriteString(tok + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
+	if err := createOwn(path, tok+"\n"); err != nil {
 		return "", err
 	}
 	return tok, nil
 }
 
-// replaceToken writes a new token beside path and renames it over path:
-// whatever was there (a file of the wrong mode, a link) is replaced, not
-// written through.
+// replaceToken puts a new token in path, whatever was there.
 func replaceToken(path string) (string, error) {
-	next := path + ".new-" + inbox.NewToken()[:8]
-	tok, err := createToken(next)
-	if err != nil {
-		return "", err
-	}
-	if err := os.Rename(next, path); err != nil {
-		os.Remove(next)
+	tok := inbox.NewToken()
+	if err := replaceOwn(path, tok+"\n"); err != nil {
 		return "", err
 	}
 	return tok, nil
+}
+
+// createOwn creates path, which must not exist, readable by the user
+// alone, holding content; never through a symbolic link.
+func createOwn(path, content string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// replaceOwn writes content to a new file beside path and renames it over
+// path: whatever was there (a file of the wrong mode, a link) is replaced,
+// never written through, and a reader sees the old content or the new.
+func replaceOwn(path, content string) error {
+	next := path + ".new-" + inbox.NewToken()[:8]
+	if err := createOwn(next, content); err != nil {
+		return err
+	}
+	if err := os.Rename(next, path); err != nil {
+		os.Remove(next)
+		return err
+	}
+	return nil
 }
