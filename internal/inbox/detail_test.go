@@ -169,3 +169,9 @@ func TestWaitingWhat(t *testing.T) {
 		}
 	}
 }
+
+// An empty inbox says what it would list: approvals too.
+func TestInboxEmpty(t *testing.T) {
+	g := newInboxRig(t)
+	mustContain(t, g.get("/").Body.String(), "No session is waiting on a question or an approval.")
+}
