@@ -175,3 +175,18 @@ func TestInboxEmpty(t *testing.T) {
 	g := newInboxRig(t)
 	mustContain(t, g.get("/").Body.String(), "No session is waiting on a question or an approval.")
 }
+
+// A detail that is not JSON is shown as its text, made safe, its lines
+// kept, and cut at the same bound.
+func TestCardTextDetail(t *testing.T) {
+	g := newCardRig(t)
+	req := authSet("toolu_t")
+	req.Detail = "Background:\n\x1b]0;owned\x07the <i>old</i> service\n" + strings.Repeat("x", maxDetailChars)
+	g.ask(context.Background(), req)
+	page := g.get("/").Body.String()
+	mustContain(t, page, "<summary>Show the details</summary>", `<pre class="detail-text">Background:`+"\n"+`the &lt;i&gt;old&lt;/i&gt; service`,
+		"This shows the first 32,000 characters of 32,0")
+	if strings.Contains(page, "owned") || strings.Count(page, "x") > maxDetailChars+1000 {
+		t.Error("the detail's escape sequence reached the page, or the cut did not hold")
+	}
+}
