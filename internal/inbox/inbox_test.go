@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,25 +29,13 @@ type inboxRig struct {
 	in    *Inbox
 	store *session.Store
 	dir   string
-	log   *safeBuffer // what serve would print on stderr
+	log   string // the file that gets what serve would print on stderr
 }
 
-// safeBuffer is a bytes.Buffer for writers on several goroutines.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// logged is what the inbox has logged so far.
+func (g *inboxRig) logged() string {
+	b, _ := os.ReadFile(g.log)
+	return string(b)
 }
 
 const fakeResume = `n=$(ls "$DIR" | grep -c '^stdin-'); n=$((n+1))
@@ -61,8 +47,13 @@ func newInboxRig(t *testing.T) *inboxRig {
 	t.Helper()
 	dir := t.TempDir()
 	store := &session.Store{Dir: filepath.Join(dir, "state")}
-	log := &safeBuffer{}
-	in, err := NewInbox(InboxConfig{Store: store, Poll: 20 * time.Millisecond, Log: log,
+	log := filepath.Join(dir, "serve.stderr")
+	logf, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	in, err := NewInbox(InboxConfig{Store: store, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
 		Resume: func(id string) *exec.Cmd {
 			cmd := exec.Command("sh", "-c", fakeResume, "sh", id)

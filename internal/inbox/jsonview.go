@@ -163,10 +163,8 @@ func (r *jsonReader) object(depth int) (jsonNode, error) {
 			return jsonNode{}, err
 		}
 		key, _ := tok.(string)
-		if r.left == 0 {
-			node.Left++
-			r.cut = true
-			if err := r.skip(); err != nil {
+		if spent, err := r.spent(&node); spent || err != nil {
+			if err != nil {
 				return jsonNode{}, err
 			}
 			continue
@@ -194,10 +192,8 @@ func (r *jsonReader) object(depth int) (jsonNode, error) {
 func (r *jsonReader) array(depth int) (jsonNode, error) {
 	node := jsonNode{Kind: jsonArray}
 	for r.dec.More() {
-		if r.left == 0 {
-			node.Left++
-			r.cut = true
-			if err := r.skip(); err != nil {
+		if spent, err := r.spent(&node); spent || err != nil {
+			if err != nil {
 				return jsonNode{}, err
 			}
 			continue
@@ -217,10 +213,16 @@ func (r *jsonReader) array(depth int) (jsonNode, error) {
 	return node, nil
 }
 
-// skip reads past a value the budget has no room for.
-func (r *jsonReader) skip() error {
+// spent reports whether the budget is spent; then it reads past the next
+// value of n, an object or array, and counts it as left out.
+func (r *jsonReader) spent(n *jsonNode) (bool, error) {
+	if r.left > 0 {
+		return false, nil
+	}
+	n.Left++
+	r.cut = true
 	var raw json.RawMessage
-	return r.dec.Decode(&raw)
+	return true, r.dec.Decode(&raw)
 }
 
 // digits writes n with its thousands grouped, for a person: 1,048,576.

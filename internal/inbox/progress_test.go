@@ -118,7 +118,7 @@ func TestInboxLogsAnswers(t *testing.T) {
 	}
 	g.stdin(1)
 	g.release(1)
-	g.eventually("the resume to end", func() bool { return strings.Contains(g.log.String(), "ended") })
+	g.eventually("the resume to end", func() bool { return strings.Contains(g.logged(), "ended") })
 	if res := g.post("/s/"+qid+"/answer/"+setKey("toolu_1"), map[string][]string{"q0": {"1"}, "q1": {"0", "other"}, "q1.other": {"Okta"}}); res.Code != 200 {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
@@ -131,16 +131,16 @@ func TestInboxLogsAnswers(t *testing.T) {
 		clock + qid[:8] + ` "Pick one": a person on the page answered Auth Method: JWT; Providers: Google, Other: Okta$`,
 		clock + qid[:8] + ` "Pick one": askuser resume started, with 1 answer line$`,
 	}
-	lines := strings.Split(strings.TrimSpace(g.log.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(g.logged()), "\n")
 	if len(lines) != len(want) {
-		t.Fatalf("serve logged %d lines, want %d:\n%s", len(lines), len(want), g.log)
+		t.Fatalf("serve logged %d lines, want %d:\n%s", len(lines), len(want), g.logged())
 	}
 	for i, w := range want {
 		if !regexp.MustCompile("^" + w).MatchString(lines[i]) {
 			t.Errorf("line %d:\n%s\nwant\n%s", i+1, lines[i], w)
 		}
 	}
-	if strings.Contains(g.log.String(), g.in.srv.guard.token) || strings.Contains(g.log.String(), "\x1b") {
+	if strings.Contains(g.logged(), g.in.srv.guard.token) || strings.Contains(g.logged(), "\x1b") {
 		t.Error("serve's log holds the token or an escape sequence")
 	}
 	g.release(2)
