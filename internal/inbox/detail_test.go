@@ -190,3 +190,26 @@ func TestCardTextDetail(t *testing.T) {
 		t.Error("the detail's escape sequence reached the page, or the cut did not hold")
 	}
 }
+
+// BenchmarkCardPage draws the card page of an approval: of the demo's
+// plan, and of a 1 MB write, which the page cuts at maxDetailChars but
+// still reads whole to count what it leaves out. Compare the two.
+func BenchmarkCardPage(b *testing.B) {
+	for _, size := range []struct {
+		name, content string
+	}{{"plan", authPlan}, {"1MB", strings.Repeat("A line of a very large file, written by the agent.\n", 20000)}} {
+		b.Run(size.name, func(b *testing.B) {
+			req := writeCall("toolu_b", size.content).Question(true)
+			var n int
+			for b.Loop() {
+				v := newCardView(req, setKey(req.ID), "", "csrf", time.Now())
+				page, err := render("cards", cardsData{Cards: []cardView{v}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(page)
+			}
+			b.ReportMetric(float64(n), "page-bytes")
+		})
+	}
+}

@@ -140,15 +140,33 @@ func (r *jsonReader) value(depth int) (jsonNode, error) {
 }
 
 // text is a string or literal within the budget: a string is made safe to
-// show first, and shown as a block when it has lines or is long.
+// show first, and shown as a block when it has lines or is long. One far
+// longer than the budget is made safe only as far as it can be shown
+// (sanitising a megabyte on every refresh of the page would cost more
+// than all the rest of it), and what is left out is then counted in the
+// characters as written.
 func (r *jsonReader) text(kind, s string) jsonNode {
+	clean := ask.Display
 	if kind == jsonString {
-		s = ask.DisplayBlock(s)
-	} else {
-		s = ask.Display(s)
+		clean = ask.DisplayBlock
 	}
+	total := -1
+	if limit := 4*r.left + 64; len(s) > limit { // a character is at most 4 bytes
+		total = utf8.RuneCountInString(s)
+		for limit > 0 && !utf8.RuneStart(s[limit]) {
+			limit--
+		}
+		s = s[:limit]
+	}
+	s = clean(s)
 	n := utf8.RuneCountInString(s)
 	node := jsonNode{Kind: kind, Text: s, Block: kind == jsonString && (n > blockChars || strings.Contains(s, "\n"))}
+	if total >= 0 {
+		shown := min(n, r.left)
+		r.left, r.cut = 0, true
+		node.Text, node.Left = string([]rune(s)[:shown]), total-shown
+		return node
+	}
 	if shown := r.take(max(n, 1)); shown < n {
 		node.Text, node.Left = string([]rune(s)[:shown]), n-shown
 	}

@@ -71,6 +71,7 @@ func TestReadableJSON(t *testing.T) {
 			`{k: "red text evil", x: "<b>"}`, false},
 		{"arrays", `[1,"two",[3]]`, 100, `[1, "two", [3]]`, false},
 		{"a string cut at the budget", `{"a":"0123456789"}`, 5, `{a: "0123" +6}`, true},
+		{"a huge string cut as written", `{"a":"\u001b[31m` + strings.Repeat("x", 1000) + `"}`, 5, `{a: "xxxx"(block) +1,001}`, true},
 		{"fields past the budget counted", `{"a":"01","b":"x","c":{"d":1}}`, 3, `{a: "01" +2}`, true},
 		{"items past the budget counted", `["aa","bb","cc","dd"]`, 4, `["aa", "bb" +2]`, true},
 		{"deep nesting shown as text", strings.Repeat(`[`, 12) + strings.Repeat(`]`, 12), 100,
