@@ -37,15 +37,15 @@ func (l *eventLog) say(id, msg string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	short := id
-	if len(short) > 8 {
-		short = short[:8]
+	prefix := id // its first 8 characters, as askuser sessions shows most ids
+	if len(prefix) > 8 {
+		prefix = prefix[:8]
 	}
 	name := ""
 	if t := l.titles[id]; t != "" {
 		name = fmt.Sprintf(" %q", t)
 	}
-	fmt.Fprintf(l.w, "askuser: %s session %s%s: %s\n", l.now().Format("15:04:05"), short, name, ask.Display(msg))
+	fmt.Fprintf(l.w, "askuser: %s session %s%s: %s\n", l.now().Format("15:04:05"), prefix, name, ask.Display(msg))
 }
 
 // answered logs a person's answer to set, given on the page for session

@@ -83,15 +83,15 @@ type Waiting struct {
 	ID string `json:"id"`
 	// Agent names the sub-agent that asks ("" for the main agent).
 	Agent string `json:"agent,omitempty"`
+	// Headers are the headers of the questions still unanswered.
+	Headers []string  `json:"headers"`
+	AskedAt time.Time `json:"asked_at,omitzero"`
 	// Kind is the set's kind when it is not a model's question
 	// (ask.KindApproval, ask.KindElicitation).
 	Kind string `json:"kind,omitempty"`
 	// Tool names the tool whose call asked the set: for an approval, the
 	// tool waiting to run, so a listing can say what is to be approved.
 	Tool string `json:"tool,omitempty"`
-	// Headers are the headers of the questions still unanswered.
-	Headers []string  `json:"headers"`
-	AskedAt time.Time `json:"asked_at,omitzero"`
 	// Request is the set with the questions still unanswered.
 	Request ask.Request `json:"-"`
 	// LastText is what the asking agent last said, as written.
