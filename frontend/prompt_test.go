@@ -20,14 +20,16 @@ func TestKeyDecoder(t *testing.T) {
 		{"a sequence split between reads", []string{"\x1b", "[", "B"}, false, []key{{kind: kDown}}},
 		{"a lone esc, once nothing follows", []string{"\x1b"}, true, []key{{kind: kEsc}}},
 		{"esc esc", []string{"\x1b\x1b[A"}, false, []key{{kind: kEsc}, {kind: kUp}}},
-		{"unknown sequences are dropped whole", []string{"\x1b[1;5C\x1b[200~x"}, false, []key{{kind: kRune, r: 'x'}}},
+		{"unknown sequences are dropped whole", []string{"\x1b[1;5Q\x1b[200~x"}, false, []key{{kind: kRune, r: 'x'}}},
 		{"alt+letter is dropped", []string{"\x1bxy"}, false, []key{{kind: kRune, r: 'y'}}},
 		{"control keys", []string{"\x03\x04\x7f\x08\x15\x17\t\n"}, false,
 			[]key{{kind: kCtrlC}, {kind: kCtrlD}, {kind: kBackspace}, {kind: kBackspace}, {kind: kCtrlU}, {kind: kCtrlW}, {kind: kTab}, {kind: kEnter}}},
-		{"home end page", []string{"\x1b[H\x1b[F\x1b[5~\x1b[6~\x1b[1~\x1b[4~"}, false,
-			[]key{{kind: kHome}, {kind: kEnd}, {kind: kPageUp}, {kind: kPageDown}, {kind: kHome}, {kind: kEnd}}},
+		{"home end page", []string{"\x1b[H\x1b[F\x1b[5~\x1b[6~\x1b[1~\x1b[4~\x01\x05"}, false,
+			[]key{{kind: kHome}, {kind: kEnd}, {kind: kPageUp}, {kind: kPageDown}, {kind: kHome}, {kind: kEnd}, {kind: kHome}, {kind: kEnd}}},
+		{"left right shift+tab delete", []string{"\x1b[D\x1b[C\x1bOD\x1b[Z\x1b[3~"}, false,
+			[]key{{kind: kLeft}, {kind: kRight}, {kind: kLeft}, {kind: kShiftTab}, {kind: kDelete}}},
 		{"a rune split between reads", []string{"\xc3", "\xa9"}, false, []key{{kind: kRune, r: 'é'}}},
-		{"other control bytes are dropped", []string{"\x01\x02a"}, false, []key{{kind: kRune, r: 'a'}}},
+		{"other control bytes are dropped", []string{"\x02\x06a"}, false, []key{{kind: kRune, r: 'a'}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d keyDecoder
