@@ -45,14 +45,36 @@ func TestTerminalKeys(t *testing.T) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
 			p.send("1", "2", keyEnter)
+			p.prompt("Review your answers")
+			p.send(keyEnter)
 		}, 0, wantAuthJWT, "✔ Providers: Google, GitHub"},
 		{"typed text that matches nothing is Other", func(p *termProc) {
 			p.send("p", "a", "s", "e", "t", "o")
 			p.prompt(`No option matches "paseto"`)
 			p.send(keyEnter)
 			p.prompt("Which OAuth providers")
+			p.send("4", keyEnter)
+			p.prompt("Review your answers")
 			p.send(keyEnter)
 		}, 0, "   Other: paseto", "✔ Auth Method: paseto (typed)"},
+		{"back to the first question to change it", func(p *termProc) {
+			p.send("3")
+			p.prompt("Which OAuth providers")
+			p.send(keyLeft)
+			p.prompt("Which authentication")
+			p.send("2")
+			p.prompt("Which OAuth providers")
+			p.send("1", "2", keyEnter)
+			p.prompt("1. Auth Method: JWT")
+			p.send(keyEnter)
+		}, 0, wantAuthJWT, "✔ Auth Method: JWT"},
+		{"esc clears the filter, then cancels", func(p *termProc) {
+			p.send("x")
+			p.prompt(`No option matches "x"`)
+			p.send(keyEsc)
+			p.prompt("esc cancel")
+			p.send(keyEsc)
+		}, 130, "", "cancelled at the terminal (esc)"},
 		{"esc cancels the set", func(p *termProc) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
@@ -68,6 +90,10 @@ func TestTerminalKeys(t *testing.T) {
 			p.prompt("4. Other")
 			p.send("3")
 			p.prompt("Which OAuth providers")
+			p.send(keyEnter)
+			p.prompt("Submit with nothing selected? y/N")
+			p.send("y")
+			p.prompt("Review your answers")
 			p.send(keyEnter)
 		}, 0, "   Selected: Session-based", "✔ Auth Method: Session-based"},
 	} {

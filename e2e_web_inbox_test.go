@@ -194,6 +194,8 @@ func TestWebRaceTerminal(t *testing.T) {
 				p.send(keyDown, keyEnter)
 				p.prompt("Which OAuth providers should we support?")
 				p.send(keySpace, keyDown, keySpace, keyEnter)
+				p.prompt("Review your answers")
+				p.send(keyEnter)
 			}
 			code, after := p.exit()
 			if code != 0 {

@@ -94,7 +94,8 @@ func TestFrameFits(t *testing.T) {
 			for _, focus := range []int{0, 2, 4} {
 				p := newPromptState(q, false)
 				p.focus = focus
-				fi := frameInfo{total: 2, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second}
+				fi := frameInfo{total: 4, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second,
+					tabs: []tab{{"Twelve chars", true}, {"Features", false}, {"Another one", false}, {"Last of four", true}}}
 				frame := p.frame(fi)
 				var text []string
 				for _, l := range frame {
@@ -114,6 +115,41 @@ func TestFrameFits(t *testing.T) {
 				}
 				if rows >= 12 && !strings.Contains(all, "cancel") {
 					t.Errorf("%dx%d: no footer:\n%s", cols, rows, all)
+				}
+			}
+		}
+	}
+}
+
+// TestReviewFits lays out the review of four long answers at many sizes:
+// never taller than the screen nor as wide as it, with the strip, the
+// title and the key to submit whenever there is room for them.
+func TestReviewFits(t *testing.T) {
+	q := longQuestion()
+	q.Header = "Twelve chars"
+	req := ask.Request{ID: "r", Questions: []ask.Question{q, q, q, q}}
+	for cols := 20; cols <= 120; cols += 7 {
+		for rows := 8; rows <= 40; rows += 3 {
+			set := newSetState(req)
+			for _, p := range set.qs {
+				p.takeOther(strings.Repeat("a long typed answer ", 20))
+			}
+			set.show(len(set.qs))
+			frame := set.frame(cols, rows, 90*time.Second)
+			var text []string
+			for _, l := range frame {
+				if l.width() >= max(cols, minWidth+1) {
+					t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
+				}
+				text = append(text, l.plain())
+			}
+			all := strings.Join(text, "\n")
+			if len(frame) > rows {
+				t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
+			}
+			for _, want := range []string{"Submit", "Review your answers", "1. Twelve chars:", "enter"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("%dx%d: %q missing:\n%s", cols, rows, want, all)
 				}
 			}
 		}
@@ -145,6 +181,18 @@ func TestPromptNeverAnswersUnasked(t *testing.T) {
 		if got := p.handle(k); got != keepAsking {
 			t.Errorf("key %+v answered or cancelled: %v", k, got)
 		}
+	}
+	// Enter alone never answers a multi-select: with nothing ticked it
+	// asks first.
+	p = newPromptState(featuresQuestion(), false)
+	if got := p.handle(key{kind: kEnter}); got != keepAsking {
+		t.Errorf("enter with nothing ticked: outcome %v, want still asking", got)
+	}
+	// Esc with a filter clears the filter.
+	p = newPromptState(q, false)
+	p.handle(key{kind: kRune, r: 'x'})
+	if got := p.handle(key{kind: kEsc}); got != keepAsking || p.filter != "" {
+		t.Errorf("esc with a filter: outcome %v, filter %q; want still asking, no filter", got, p.filter)
 	}
 	var _ = ask.SourcePerson
 }
