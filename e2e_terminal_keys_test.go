@@ -183,6 +183,40 @@ func TestTerminalPlain(t *testing.T) {
 	}
 }
 
+// TestTerminalPlainDefault (issue 23 §3): with TERM=dumb an empty line
+// takes the recommended option, which the prompt names, and "<" goes
+// back to the question before.
+func TestTerminalPlainDefault(t *testing.T) {
+	t.Parallel()
+	out, outPath := outFile(t)
+	p := startProc(t, termSize{80, 24}, repoRoot(t), out, []string{"TERM=dumb"}, askuserBin(), "ask", "testdata/questions/auth.json")
+	prompt := func() {
+		t.Helper()
+		p.tm.Wait("a prompt", func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+	}
+	prompt()
+	if !strings.Contains(p.screen.String(), "Enter for 1, OAuth 2.0 (Recommended):") {
+		t.Fatalf("the prompt does not name what Enter takes:\n%s", p.screen.Dump())
+	}
+	p.send("\r")
+	p.expect("✔ Auth Method: OAuth 2.0")
+	prompt()
+	p.send("<\r")
+	p.expect("< goes back")
+	prompt()
+	p.send("2\r")
+	p.expect("✔ Auth Method: JWT")
+	prompt()
+	p.send("1 2\r")
+	code, restored := p.exit()
+	if code != 0 || !restored {
+		t.Fatalf("exit code %d (restored %v), want 0\nscreen:\n%s", code, restored, p.screen.Dump())
+	}
+	if got, _ := os.ReadFile(outPath); string(got) != wantAuthJWT {
+		t.Errorf("stdout =\n%s\nwant\n%s", got, wantAuthJWT)
+	}
+}
+
 // TestHookPlain: askuser hook takes --plain as ask does, asking with
 // numbered lines on the terminal and writing no escape sequence (it
 // ignored the flag once, and drew the full prompt).
