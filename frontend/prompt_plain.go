@@ -45,9 +45,15 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 		if err != nil {
 			p.println("")
 			if cerr := ask.CtxErr(ctx); cerr != nil {
+				s.sayPlainWonElsewhere(ctx, p)
 				return nil, cerr
 			}
 			return nil, err
+		}
+		if i == len(req.Questions)-1 && !claimAnswer(ctx) {
+			// Another frontend of a race answered a moment before.
+			s.sayPlainWonElsewhere(ctx, p)
+			return nil, ask.CtxErr(ctx)
 		}
 		a.AnsweredAt = time.Now()
 		answers[i] = a
@@ -59,6 +65,17 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 		i++
 	}
 	return answers, nil
+}
+
+// sayPlainWonElsewhere is sayWonElsewhere for the plain prompt.
+func (s *Survey) sayPlainWonElsewhere(ctx context.Context, p *plainPrompt) {
+	where, answers, ok := wonElsewhere(ctx)
+	if !ok || s.NoSummary {
+		return
+	}
+	for _, l := range wonLines(where, answers, p.width) {
+		p.println(l.plain())
+	}
 }
 
 // errBack is "<" typed at a question: go back to the one before.

@@ -27,6 +27,11 @@ import (
 // (Ctrl+D, Ctrl+C and Esc with nothing left to close cancel). A Survey asks
 // one set at a time: there is one terminal.
 //
+// In a Race, the confirmation lines are printed only once the set is
+// claimed (claimAnswer): when another frontend answered first, the
+// terminal says so and shows that answer instead ("Answered in the
+// browser:").
+//
 // The prompt is our own (prompt_*.go, term_*.go): survey/v2's prompts read
 // digits into their filter, treat Esc as a vim-mode switch, redraw by
 // moving up as many lines as they drew (which leaves a copy of the
@@ -90,12 +95,20 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 	set := newSetState(req)
 	if err := t.run(ctx, set); err != nil {
 		_ = t.scr.withdraw()
+		s.sayWonElsewhere(ctx, &t.scr, t.width())
 		return nil, err
 	}
 	answers, err := set.answers()
 	if err != nil {
 		_ = t.scr.withdraw()
 		return nil, err
+	}
+	if !claimAnswer(ctx) {
+		// Another frontend of a race answered a moment before the
+		// person did here: its answers stand, and the terminal says so.
+		_ = t.scr.withdraw()
+		s.sayWonElsewhere(ctx, &t.scr, t.width())
+		return nil, ask.CtxErr(ctx)
 	}
 	var confirm []line
 	if !s.NoSummary {
@@ -107,6 +120,29 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 		return nil, fmt.Errorf("terminal prompt: %w", err)
 	}
 	return answers, nil
+}
+
+// sayWonElsewhere, when another frontend of a race answered the set,
+// prints where and what, for the person who was asked here too:
+//
+//	Answered in the browser:
+//	  ✔ Database: SQLite
+func (s *Survey) sayWonElsewhere(ctx context.Context, scr *screen, width int) {
+	where, answers, ok := wonElsewhere(ctx)
+	if !ok || s.NoSummary {
+		return
+	}
+	_ = scr.print(wonLines(where, answers, width))
+}
+
+// wonLines are sayWonElsewhere's lines, for a screen width cells wide.
+func wonLines(where string, answers []ask.Answer, width int) []line {
+	out := wrapText("Answered "+where+":", "", width, nil, nil)
+	indent := line{{"  ", ""}}
+	for _, a := range answers {
+		out = append(out, wrapLine(confirmation(a), width, indent, line{{"    ", ""}})...)
+	}
+	return out
 }
 
 // color decides colouring: Color when set, else the environment.
