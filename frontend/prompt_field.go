@@ -85,6 +85,7 @@ func (p *promptState) openText() {
 	if p.field.empty() {
 		p.field.set(strings.TrimSpace(p.filter))
 	}
+	p.field.edit(key{kind: kEnd}) // ready to go on typing
 }
 
 // closeText goes back to the list, keeping the field's text; in a

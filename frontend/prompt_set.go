@@ -63,10 +63,11 @@ func (s *setState) handle(k key) outcome {
 }
 
 // moveKey is how far k moves through a set of several: Tab and
-// Shift+Tab anywhere but in the whole-question view, ←/→ only in the
-// list, since in the "Other" field they move the cursor in the text.
+// Shift+Tab from anywhere, ←/→ only from the list, since in the "Other"
+// field they move the cursor in the text and in the whole-question view
+// they would hide what is being read.
 func (s *setState) moveKey(p *promptState, k key) int {
-	if !s.several() || p.mode == modeDetail {
+	if !s.several() {
 		return 0
 	}
 	switch {

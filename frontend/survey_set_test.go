@@ -151,3 +151,48 @@ func TestSurveyOneQuestionNoReview(t *testing.T) {
 		})
 	}
 }
+
+// TestSurveySetOtherKeptAcrossQuestions: Tab leaves the "Other" field for
+// the next question and the text stays; ←/→ in the field move the cursor
+// instead of switching questions.
+func TestSurveySetOtherKeptAcrossQuestions(t *testing.T) {
+	req := twoQuestions()
+	r := startSurvey(t, wide, req, nil)
+	r.ready("esc cancel")
+	r.play([]step{
+		{keys("4", "bn"), []string{"Please specify: bn"}},
+		{keys(sendLeft, "u"), []string{"Please specify: bu█n", "Question 1 of 2"}},
+		{keys(sendTab), []string{"Question 2 of 2", "☐ Database  ☐ Features  Submit"}},
+		{keys(sendShiftTab), []string{"Question 1 of 2", "4. Other", "!Please specify", "esc cancel"}},
+		{keys("4"), []string{"Please specify: bun"}},
+		{keys(sendEnter), []string{"Question 2 of 2", "☑ Database  ☐ Features  Submit"}},
+		{keys("2", sendEnter), []string{"Review your answers", "1. Database: bun (typed)"}},
+	})
+	r.tm.Send(sendEnter)
+	res := r.finish()
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkAnswers(t, res.answers, person(req.Questions[0], nil, "bun"), person(req.Questions[1], []string{"ESLint + Prettier"}, ""))
+}
+
+// TestSurveySetWholeQuestion: in a set of several, where Tab moves
+// between questions, "?" shows a question cut to fit the screen; Esc
+// goes back to the list, and Tab on to the next question from there too.
+func TestSurveySetWholeQuestion(t *testing.T) {
+	req := ask.Request{ID: "long", Questions: []ask.Question{longQuestion(), databaseQuestion()}}
+	r := startSurvey(t, size{40, 10}, req, nil)
+	r.ready("? whole question")
+	r.play([]step{
+		{keys("?"), []string{"dependency and some setup to the", "esc back", "!1. TypeScript"}},
+		{keys(sendLeft, sendRight), []string{"dependency and some setup to the", "esc back"}},
+		{keys(sendEsc), []string{"1. TypeScript", "? whole question"}},
+		{keys("?"), []string{"esc back"}},
+		{keys(sendTab), []string{"Question 2 of 2", "1. MongoDB"}},
+		{keys(sendShiftTab), []string{"Question 1 of 2", "1. TypeScript", "? whole question"}},
+	})
+	r.tm.Send(sendCtrlC)
+	if res := r.finish(); !errors.Is(res.err, ask.ErrCancelled) {
+		t.Fatalf("Ask error = %v, want ask.ErrCancelled", res.err)
+	}
+}
