@@ -126,34 +126,59 @@ func footerLines(keys []string, left time.Duration, w int) []line {
 // then Submit, the review: what is answered at a glance, as Claude
 // Code's question screen shows it. The one shown is bold when colour is
 // on; the chip under the strip names it either way. A strip too wide
-// for the screen gives each question its number instead of its header.
+// for the screen gives each question its number instead of its header,
+// and, if that is still too wide (a form of many fields), shows the tabs
+// around the one shown, with "…" for the others.
 func tabStrip(fi frameInfo, w int) []line {
 	if len(fi.tabs) < 2 {
 		return nil
 	}
-	// compact: "☑1 ☐2 Submit" instead of "☑ Database  ☐ Features  Submit".
-	draw := func(compact bool) line {
-		var l line
+	items := func(compact bool) []line {
+		var out []line
 		for i, t := range fi.tabs {
-			mark, name, gap := markBox, " "+t.header, "  "
+			mark, name := markBox, " "+t.header
 			if t.answered {
 				mark = markChecked
 			}
 			if compact || t.header == "" {
 				name = fmt.Sprint(i + 1)
 			}
-			if compact {
-				gap = " "
-			}
-			l = append(l, seg{mark, primarySGR}, seg{name, tabSGR(i == fi.index)}, seg{gap, ""})
+			out = append(out, line{{mark, primarySGR}, {name, tabSGR(i == fi.index)}})
 		}
-		return append(l, seg{"Submit", tabSGR(fi.index == len(fi.tabs))})
+		return append(out, line{{"Submit", tabSGR(fi.index == len(fi.tabs))}})
 	}
-	l := draw(false)
-	if l.width() > w {
-		l = draw(true)
+	join := func(its []line, gap string, from, to int) line {
+		var l line
+		if from > 0 {
+			l = line{{"…" + gap, mutedSGR}}
+		}
+		for i, it := range its[from:to] {
+			if i > 0 {
+				l = append(l, seg{gap, ""})
+			}
+			l = append(l, it...)
+		}
+		if to < len(its) {
+			l = append(l, seg{gap + "…", mutedSGR})
+		}
+		return l
 	}
-	return []line{truncate(l, w)}
+	its := items(false)
+	if l := join(its, "  ", 0, len(its)); l.width() <= w {
+		return []line{l}
+	}
+	its = items(true)
+	from, to := fi.index, fi.index+1
+	for grown := true; grown; {
+		grown = false
+		if to < len(its) && join(its, " ", from, to+1).width() <= w {
+			to, grown = to+1, true
+		}
+		if from > 0 && join(its, " ", from-1, to).width() <= w {
+			from, grown = from-1, true
+		}
+	}
+	return []line{truncate(join(its, " ", from, to), w)}
 }
 
 func tabSGR(current bool) string {

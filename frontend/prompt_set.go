@@ -23,6 +23,9 @@ type setState struct {
 	at    int         // the question shown; len(qs) is the review
 	// problem is a short message about the review's last key.
 	problem string
+	// reviewTop is the first answer line the review shows, when they
+	// do not all fit (the frame clamps it).
+	reviewTop int
 }
 
 func newSetState(req ask.Request) *setState {
@@ -100,7 +103,8 @@ func (s *setState) advance() {
 
 // handleReview: Enter submits, or goes to a question still unanswered;
 // a question's number goes to it; ←, Shift+Tab and Esc go back to the
-// last question (so Esc twice cancels, as from any list).
+// last question (so Esc twice cancels, as from any list); ↑↓ scroll the
+// answers when they do not fit.
 func (s *setState) handleReview(k key) outcome {
 	switch k.kind {
 	case kEnter:
@@ -114,6 +118,8 @@ func (s *setState) handleReview(k key) outcome {
 		return doneAnswered
 	case kLeft, kShiftTab, kEsc:
 		s.show(len(s.qs) - 1)
+	case kUp, kDown, kPageUp, kPageDown:
+		s.reviewTop += map[keyKind]int{kUp: -1, kDown: 1, kPageUp: -10, kPageDown: 10}[k.kind]
 	case kRune:
 		if k.r < '1' || k.r > '9' {
 			return keepAsking

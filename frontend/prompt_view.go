@@ -280,16 +280,10 @@ func (p *promptState) detailFrame(fi frameInfo, w int, head, footer []line) []li
 	end := min(top+room, len(all))
 	// The "more" lines are always there, blank when there is no more,
 	// so the text does not jump as it scrolls.
-	more := func(n int, arrow string) line {
-		if n == 0 {
-			return nil
-		}
-		return styled(fmt.Sprintf("  %s %d more", arrow, n), mutedSGR)
-	}
 	out := append([]line{}, head...)
-	out = append(out, more(top, "↑"))
+	out = append(out, moreLine("↑", top))
 	out = append(out, all[top:end]...)
-	out = append(out, more(len(all)-end, "↓"))
+	out = append(out, moreLine("↓", len(all)-end))
 	out = append(out, footer...)
 	if len(out) > fi.height {
 		out = out[:fi.height]

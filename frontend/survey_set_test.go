@@ -4,6 +4,7 @@ package frontend
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -194,5 +195,36 @@ func TestSurveySetWholeQuestion(t *testing.T) {
 	r.tm.Send(sendCtrlC)
 	if res := r.finish(); !errors.Is(res.err, ask.ErrCancelled) {
 		t.Fatalf("Ask error = %v, want ask.ErrCancelled", res.err)
+	}
+}
+
+// TestSurveySetOfMany: an elicitation form can ask up to 64 fields as one
+// set. The strip shows the tabs around the question shown, and the review
+// scrolls through answers that do not fit the screen.
+func TestSurveySetOfMany(t *testing.T) {
+	req := ask.Request{ID: "form", Kind: ask.KindElicitation}
+	for i := 1; i <= 12; i++ {
+		req.Questions = append(req.Questions, ask.Question{Question: fmt.Sprintf("Field %d?", i), Header: fmt.Sprintf("Field %d", i),
+			Options: []ask.Option{{Label: "Yes", Description: "y"}, {Label: "No", Description: "n"}}})
+	}
+	r := startSurvey(t, short, req, nil)
+	r.ready("Question 1 of 12", "☐1 ☐2 ☐3", "…")
+	r.play([]step{
+		{keys("1", "1", "1", "1", "1", "1"), []string{"Question 7 of 12", "… ☑2 ☑3 ☑4 ☑5 ☑6 ☐7 ☐8"}},
+		{keys("1", "1", "1", "1", "1", "2"), []string{"Review your answers", "1. Field 1: Yes", "↓ ", "1-9 change"}},
+	})
+	for i := 0; i < 12 && !strings.Contains(r.tm.Screen.String(), "12. Field 12: No"); i++ {
+		r.tm.Send(sendDown)
+		r.tm.WaitText("↑ ")
+	}
+	r.line("12. Field 12: No")
+	checkFits(t, r)
+	r.tm.Send(sendEnter)
+	res := r.finish()
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if len(res.answers) != 12 || res.answers[11].Selected[0] != "No" || res.answers[0].Selected[0] != "Yes" {
+		t.Errorf("answers = %+v", res.answers)
 	}
 }
