@@ -96,18 +96,7 @@ func TestFrameFits(t *testing.T) {
 				p.focus = focus
 				fi := frameInfo{total: 4, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second,
 					tabs: []tab{{"Twelve chars", true}, {"Features", false}, {"Another one", false}, {"Last of four", true}}}
-				frame := p.frame(fi)
-				var text []string
-				for _, l := range frame {
-					if l.width() >= max(cols, minWidth+1) {
-						t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
-					}
-					text = append(text, l.plain())
-				}
-				all := strings.Join(text, "\n")
-				if len(frame) > rows {
-					t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
-				}
+				all := checkFrame(t, p.frame(fi), cols, rows)
 				for _, want := range []string{"Features", "Which", "❯ ☐ " + string(rune('1'+focus))} {
 					if !strings.Contains(all, want) {
 						t.Errorf("%dx%d focus %d: %q missing:\n%s", cols, rows, focus, want, all)
@@ -135,18 +124,7 @@ func TestReviewFits(t *testing.T) {
 				p.takeOther(strings.Repeat("a long typed answer ", 20))
 			}
 			set.show(len(set.qs))
-			frame := set.frame(cols, rows, 90*time.Second)
-			var text []string
-			for _, l := range frame {
-				if l.width() >= max(cols, minWidth+1) {
-					t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
-				}
-				text = append(text, l.plain())
-			}
-			all := strings.Join(text, "\n")
-			if len(frame) > rows {
-				t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
-			}
+			all := checkFrame(t, set.frame(cols, rows, 90*time.Second), cols, rows)
 			for _, want := range []string{"Submit", "Review your answers", "1. Twelve chars:", "enter"} {
 				if !strings.Contains(all, want) {
 					t.Errorf("%dx%d: %q missing:\n%s", cols, rows, want, all)
@@ -154,6 +132,24 @@ func TestReviewFits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkFrame requires a frame for a cols × rows screen to be no taller
+// than the screen and to leave its last column free, and returns its
+// text.
+func checkFrame(t *testing.T, frame []line, cols, rows int) string {
+	t.Helper()
+	var text []string
+	for _, l := range frame {
+		if l.width() >= max(cols, minWidth+1) {
+			t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
+		}
+		text = append(text, l.plain())
+	}
+	if len(frame) > rows {
+		t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
+	}
+	return strings.Join(text, "\n")
 }
 
 func TestFormatLeft(t *testing.T) {
