@@ -53,5 +53,6 @@
 //	Ctrl+C Ctrl+D       cancel the set
 //
 // At the review of a set of several: Enter submits, a question's number
-// changes it, ← Shift+Tab and Esc go back to the last question.
+// changes it, ↑↓ scroll a review taller than the screen, ← Shift+Tab and
+// Esc go back to the last question.
 package frontend
