@@ -206,6 +206,7 @@ var examples = map[string][]string{
 	"serve": {
 		"askuser serve                                  # the inbox of waiting questions, on 127.0.0.1",
 		"askuser serve --listen 0.0.0.0:8080            # reachable from a phone; the token is still needed",
+		"askuser serve --new-token                      # a new token: URLs and bookmarks from before stop working",
 	},
 	"channels": {
 		"askuser channels                               # which chat channels are built in and set up",
