@@ -28,7 +28,8 @@ var openaiWording = wording{
 // streaming. Such servers need no key: with an empty APIKey no
 // Authorization header is sent. The SDK retries 408/409/429/5xx and
 // connection errors before the stream starts, honouring x-should-retry,
-// retry-after-ms and retry-after, and stops waiting when the context ends.
+// and retry-after-ms and retry-after up to maxRetryAfter (observe refuses
+// longer waits), and stops waiting when the context ends.
 type OpenAI struct {
 	opts       []option.RequestOption // for openai.NewChatCompletionService, at each call
 	model      string
