@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
@@ -36,27 +37,36 @@ const (
 	MaxFileScalarBytes = 8 << 10
 )
 
-// readAnswers reads at most MaxFileBytes+1 bytes of a regular file, and
-// returns its size. A path that cannot be read as a file (missing, a
-// directory, a pipe, not readable) is an error naming it; its content is
-// judged by parseFile.
+// pipeReadTimeout bounds the reading of an answers file that is a pipe
+// (--answers /dev/stdin, <(…), a FIFO): its writer is a program printing a
+// few KB of YAML (cat, a heredoc, a generator, a decrypting tool), which
+// takes milliseconds, so 10 s is generous, and a FIFO that nobody writes to
+// ends in an error naming it instead of a hang. A regular file has no such
+// bound: it cannot block. A variable so that tests can shorten it.
+var pipeReadTimeout = 10 * time.Second
+
+// readAnswers reads at most MaxFileBytes+1 bytes of a regular file or a
+// pipe, and returns its size (-1 for a pipe, whose size is unknown). A
+// path that cannot be read as a file (missing, a directory, a device, a
+// socket, not readable) is an error naming it; its content is judged by
+// parseFile.
 func readAnswers(path string) (data []byte, size int64, err error) {
 	name := ask.Display(path)
-	// Stat before opening: opening a named pipe would block until some other
-	// process writes to it.
+	// Stat before opening: opening a device could block or have effects.
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read answers file: %w", err)
+	}
+	if info.Mode()&fs.ModeNamedPipe != 0 {
+		data, err = readPipe(path, name, pipeReadTimeout)
+		return data, -1, err
 	}
 	if err := notRegular(name, info.Mode()); err != nil {
 		return nil, 0, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		if os.IsPermission(err) {
-			return nil, 0, fmt.Errorf("read answers file: %w; make %s readable by this user", err, name)
-		}
-		return nil, 0, fmt.Errorf("read answers file: %w", err)
+		return nil, 0, openError(name, err)
 	}
 	defer f.Close()
 	// Read one byte past the limit, to say where the file passes it, and
@@ -67,6 +77,25 @@ func readAnswers(path string) (data []byte, size int64, err error) {
 		return nil, 0, fmt.Errorf("read answers file %s: %w", name, err)
 	}
 	return data[:n], max(info.Size(), int64(n)), nil
+}
+
+// openError words a failure to open the answers file.
+func openError(name string, err error) error {
+	if os.IsPermission(err) {
+		return fmt.Errorf("read answers file: %w; make %s readable by this user", err, name)
+	}
+	return fmt.Errorf("read answers file: %w", err)
+}
+
+// pipeTimeout is the error of a pipe that did not end within timeout,
+// after n bytes.
+func pipeTimeout(name string, timeout time.Duration, n int) error {
+	if n == 0 {
+		return fmt.Errorf("read answers file: nothing arrived on %s within %s; is anything writing to it? "+
+			"If its writer needs longer, have it write the answers to a file and give that file's path", name, timeout)
+	}
+	return fmt.Errorf("read answers file: %s did not end within %s (%d bytes arrived); its writer must close it when done, "+
+		"or write the answers to a file and give that file's path", name, timeout, n)
 }
 
 // notRegular explains a path that is not a regular file.
@@ -104,15 +133,19 @@ var (
 	bomUTF16BE = []byte{0xFE, 0xFF}
 )
 
-// text checks that data, the start of a file of size bytes, is a UTF-8 file
-// within the size limit and returns it without a UTF-8 byte-order mark
-// (which goccy would keep as part of the first key). ok is false after
-// reporting why it is not.
+// text checks that data, the start of a file of size bytes (-1: unknown,
+// a pipe), is a UTF-8 file within the size limit and returns it without a
+// UTF-8 byte-order mark (which goccy would keep as part of the first key).
+// ok is false after reporting why it is not.
 func (p *fileParser) text(data []byte, size int64) (out []byte, ok bool) {
 	if size > MaxFileBytes || len(data) > MaxFileBytes {
+		total := "it is " + sizeText(max(size, int64(len(data))))
+		if size < 0 {
+			total = "more than " + sizeText(MaxFileBytes) + " arrived" // from a pipe
+		}
 		p.add(offsetPos(data, min(len(data), MaxFileBytes)),
-			"the file passes the %d KiB limit here: it is %s, and an answers file is a few KB of YAML; is this the right file?",
-			MaxFileBytes>>10, sizeText(max(size, int64(len(data)))))
+			"the file passes the %d KiB limit here: %s, and an answers file is a few KB of YAML; is this the right file?",
+			MaxFileBytes>>10, total)
 		return nil, false
 	}
 	saveAs := "; save it as UTF-8 (in PowerShell: Set-Content -Encoding utf8)"

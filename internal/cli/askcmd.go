@@ -59,6 +59,9 @@ func runAsk(c *cli.Context, e *env) error {
 		}
 		path = "-"
 	}
+	if path == "-" && spec.answersIn {
+		return spec.stdinTaken("the question set cannot come from standard input too", "give the question file as an argument")
+	}
 	in, rest, err := readQuestions(path, e.ios.In)
 	if err != nil {
 		return err

@@ -116,6 +116,9 @@ func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 	if err := s.readRest(c, e, s.name == feFile); err != nil {
 		return s, err
 	}
+	if s.answersIn {
+		return s, s.stdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
+	}
 	if s.unanswered == ask.PolicySuspend {
 		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)
 	}

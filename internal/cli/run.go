@@ -158,6 +158,21 @@ func openProtocolFD(n int) (io.Writer, error) {
 	return &lineWriter{w: f}, nil
 }
 
+// stdinFree refuses a run that would read standard input (for the prompt,
+// or stream-json lines) when the answers file is standard input.
+func (o runOptions) stdinFree(c *cli.Context) error {
+	switch {
+	case !o.frontendSpec.answersIn:
+		return nil
+	case o.streamInput:
+		return o.frontendSpec.stdinTaken("--input-format stream-json cannot read standard input too",
+			"give the answers file another way (a path, or <(…))")
+	case c.NArg() == 0:
+		return o.frontendSpec.stdinTaken("the prompt cannot come from standard input too", "give the prompt as an argument")
+	}
+	return nil
+}
+
 // readPrompt returns the prompt: the arguments joined, else all of stdin.
 // fromStdin says stdin was used up by it.
 func readPrompt(c *cli.Context, e *env) (prompt string, fromStdin bool, err error) {

@@ -79,6 +79,9 @@ func runRun(c *cli.Context, e *env) error {
 	tools := readToolSpec(c, from)
 	var prompt string
 	stdinUsed := false
+	if err := o.stdinFree(c); err != nil {
+		return err
+	}
 	if !o.streamInput {
 		if prompt, stdinUsed, err = readPrompt(c, e); err != nil {
 			return err
