@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -59,13 +62,26 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	err := app.RunContext(ctx, interspersed(app, args))
 	var q quiet
 	if err != nil && !errors.As(err, &q) {
-		msg := err.Error()
+		msg := shortenLongPaths(err)
 		if !strings.HasSuffix(msg, "\n") {
 			msg += "\n"
 		}
 		fmt.Fprint(e.ios.ErrOut, "askuser: "+msg)
 	}
 	return exitCode(err)
+}
+
+// shortenLongPaths is err's message with every path the system refused as
+// too long (ENAMETOOLONG) quoted by ask.Excerpt: such a path is a value a
+// person passed (--state-dir, --script, a question file), of any length,
+// and the messages that wrap the system's error may name it again.
+func shortenLongPaths(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENAMETOOLONG) && utf8.RuneCountInString(pe.Path) > ask.ExcerptChars {
+		msg = strings.ReplaceAll(msg, pe.Path, ask.Excerpt(pe.Path))
+	}
+	return msg
 }
 
 func newApp(e *env) *cli.App {
@@ -105,7 +121,7 @@ func newApp(e *env) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErrorf("unknown command %q; run askuser --help to see the commands", c.Args().First())
+				return usageErrorf("unknown command %s; run askuser --help to see the commands", ask.Excerpt(c.Args().First()))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -149,7 +165,7 @@ func helpCommand() *cli.Command {
 				return cli.ShowAppHelp(c)
 			}
 			if cmd := c.App.Command(name); cmd == nil || cmd.Hidden {
-				return usageErrorf("unknown command %q; run askuser help to see the commands", name)
+				return usageErrorf("unknown command %s; run askuser help to see the commands", ask.Excerpt(name))
 			}
 			// The app's context knows the commands; this one only its own.
 			return cli.ShowCommandHelp(c.Lineage()[1], name)
@@ -241,7 +257,21 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if msg, ok := durationUsage(c, err); ok {
 		return usageErrorf("%s", msg)
 	}
-	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
+	return usageErrorf("%s; run %s --help for usage", flagParseError(err), c.Command.HelpName)
+}
+
+// flagParseError is the flag parser's error with the value or the flag
+// name it quotes cut to ask.Excerpt: the parser quotes them whole.
+func flagParseError(err error) string {
+	msg := err.Error()
+	if m := badFlagValue().FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("invalid value %s for flag -%s: %s", ask.Excerpt(flagValue(m[1])), m[2], m[3])
+	}
+	const undefined = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(msg, undefined); ok && utf8.RuneCountInString(name) > ask.ExcerptChars {
+		return undefined + ask.Excerpt(name)
+	}
+	return msg
 }
 
 // SignalContext returns a context cancelled by the first SIGINT or SIGTERM.

@@ -50,7 +50,7 @@ func runAsk(c *cli.Context, e *env) error {
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return usageErrorf("--on-timeout: %q is not valid for ask; use error or auto", c.String("on-timeout"))
+		return usageErrorf("--on-timeout: %s is not valid for ask; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	path := c.Args().First()
 	if path == "" {

@@ -71,7 +71,7 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, usageErrorf("--on-timeout: %q is not valid here; use error or auto", c.String("on-timeout"))
+		return nil, nil, usageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
@@ -87,7 +87,7 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 			b.file.SetUnanswered(spec.unanswered)
 		}
 		if b.fileErr != nil {
-			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %v\n", spec.answersFrom, b.fileErr)
+			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", spec.answersFrom, shortenLongPaths(b.fileErr))
 		}
 	}
 	return b, rules, nil
@@ -105,7 +105,7 @@ func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 		if elicit {
 			names = "survey, file, auto, elicit or web"
 		}
-		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, names)
+		return s, usageErrorf("%s: %s is not a frontend here; use %s", s.nameFrom, ask.Excerpt(s.name), names)
 	}
 	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
 		if !elicit {

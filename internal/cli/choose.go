@@ -131,7 +131,7 @@ func parseFrontendList(from, value string) ([]string, error) {
 				return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
 			}
 		default:
-			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto or web, or a comma list such as web,survey", from, n)
+			return nil, usageErrorf("%s: %s is not a frontend; use survey, stdio, file, auto or web, or a comma list such as web,survey", from, ask.Excerpt(n))
 		}
 		if slices.Contains(names[:i], n) {
 			return nil, usageErrorf("%s: %s is listed twice", from, n)

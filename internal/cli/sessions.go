@@ -54,7 +54,7 @@ func stateDirFlag() cli.Flag {
 
 func listSessions(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("sessions: unknown subcommand %q; use sessions, sessions rm ID... or sessions prune --older-than DURATION", c.Args().First())
+		return usageErrorf("sessions: unknown subcommand %s; use sessions, sessions rm ID... or sessions prune --older-than DURATION", ask.Excerpt(c.Args().First()))
 	}
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
@@ -68,7 +68,7 @@ func listSessions(c *cli.Context, e *env) error {
 	dir := ""
 	if c.IsSet("dir") {
 		if dir, err = filepath.Abs(c.String("dir")); err != nil || c.String("dir") == "" {
-			return usageErrorf("--dir: %q is not a directory", c.String("dir"))
+			return usageErrorf("--dir: %s is not a directory", ask.Excerpt(c.String("dir")))
 		}
 	}
 	var shown []session.Summary
