@@ -90,8 +90,9 @@ var _ ask.Frontend = (*File)(nil)
 // (MaxFileBytes, MaxFileDepth, MaxFileItems, MaxFileScalarBytes), which are
 // checked before the YAML is parsed so that no file can make loading slow.
 // A pipe (/dev/stdin, <(…), a FIFO) is read with the same bound and a
-// deadline (pipeReadTimeout). A path that is not a readable regular file or
-// pipe is an error that is not ErrBadAnswers; a device is never opened.
+// deadline (fileread.PipeTimeout). A path that is not a readable regular
+// file or pipe is an error that is not ErrBadAnswers; a device is never
+// opened.
 func LoadFile(path string) (*File, error) {
 	data, size, err := readAnswers(path)
 	if err != nil {

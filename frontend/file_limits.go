@@ -2,14 +2,11 @@ package frontend
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"time"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 // An answers file is a few KB of YAML written by hand; the limits below are
@@ -37,85 +34,21 @@ const (
 	MaxFileScalarBytes = 8 << 10
 )
 
-// pipeReadTimeout bounds the reading of an answers file that is a pipe
-// (--answers /dev/stdin, <(…), a FIFO): its writer is a program printing a
-// few KB of YAML (cat, a heredoc, a generator, a decrypting tool), which
-// takes milliseconds, so 10 s is generous, and a FIFO that nobody writes to
-// ends in an error naming it instead of a hang. A regular file has no such
-// bound: it cannot block. A variable so that tests can shorten it.
-var pipeReadTimeout = 10 * time.Second
-
-// readAnswers reads at most MaxFileBytes+1 bytes of a regular file or a
-// pipe, and returns its size (-1 for a pipe, whose size is unknown). A
-// path that cannot be read as a file (missing, a directory, a device, a
-// socket, not readable) is an error naming it; its content is judged by
-// parseFile.
+// readAnswers reads at most MaxFileBytes+1 bytes of the answers file,
+// which may be a pipe (fileread.Read), and returns its size
+// (fileread.Unknown for a pipe). A path that cannot be read as a file
+// (missing, a directory, a device, a pipe that never ends, not readable)
+// is an error naming it; its content is judged by parseFile.
 func readAnswers(path string) (data []byte, size int64, err error) {
-	name := ask.Display(path)
-	// Stat before opening: opening a device could block or have effects.
-	info, err := os.Stat(path)
-	if err != nil {
+	data, size, err = fileread.Read(path, MaxFileBytes, fileread.PipeTimeout)
+	var nf *fileread.NotFileError
+	switch {
+	case errors.As(err, &nf):
+		return nil, 0, fmt.Errorf("read answers file: %w; give the path of a YAML file (see testdata/answers.yaml)", err)
+	case err != nil:
 		return nil, 0, fmt.Errorf("read answers file: %w", err)
 	}
-	if info.Mode()&fs.ModeNamedPipe != 0 {
-		data, err = readPipe(path, name, pipeReadTimeout)
-		return data, -1, err
-	}
-	if err := notRegular(name, info.Mode()); err != nil {
-		return nil, 0, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, openError(name, err)
-	}
-	defer f.Close()
-	// Read one byte past the limit, to say where the file passes it, and
-	// never more, whatever the file's size or however it grows.
-	data = make([]byte, MaxFileBytes+1)
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, 0, fmt.Errorf("read answers file %s: %w", name, err)
-	}
-	return data[:n], max(info.Size(), int64(n)), nil
-}
-
-// openError words a failure to open the answers file.
-func openError(name string, err error) error {
-	if os.IsPermission(err) {
-		return fmt.Errorf("read answers file: %w; make %s readable by this user", err, name)
-	}
-	return fmt.Errorf("read answers file: %w", err)
-}
-
-// pipeTimeout is the error of a pipe that did not end within timeout,
-// after n bytes.
-func pipeTimeout(name string, timeout time.Duration, n int) error {
-	if n == 0 {
-		return fmt.Errorf("read answers file: nothing arrived on %s within %s; is anything writing to it? "+
-			"If its writer needs longer, have it write the answers to a file and give that file's path", name, timeout)
-	}
-	return fmt.Errorf("read answers file: %s did not end within %s (%d bytes arrived); its writer must close it when done, "+
-		"or write the answers to a file and give that file's path", name, timeout, n)
-}
-
-// notRegular explains a path that is not a regular file.
-func notRegular(name string, mode fs.FileMode) error {
-	var what string
-	switch {
-	case mode.IsRegular():
-		return nil
-	case mode.IsDir():
-		what = "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket"
-	case mode&fs.ModeDevice != 0:
-		what = "a device"
-	default:
-		what = "not a regular file"
-	}
-	return fmt.Errorf("read answers file: %s is %s; give the path of a YAML file (see testdata/answers.yaml)", name, what)
+	return data, size, nil
 }
 
 func sizeText(n int64) string {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 func askCommand(e *env) *cli.Command {
@@ -125,14 +125,31 @@ func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
 		if err != nil && len(data) == 0 {
 			return ask.Input{}, nil, withCode(ExitInvalid, fmt.Errorf("read question set from standard input: %w", err))
 		}
-	} else if data, err = os.ReadFile(path); err != nil {
-		return ask.Input{}, nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	} else if data, err = readQuestionFile(path); err != nil {
+		return ask.Input{}, nil, err
 	}
 	in, err := ask.Parse(data)
 	if err != nil {
 		return in, nil, withCode(ExitInvalid, describeInvalid(name, err))
 	}
 	return in, rest, nil
+}
+
+// readQuestionFile reads a question file, which may be a pipe, within the
+// bound a question set has on a JSON line (frontend.DefaultMaxLineBytes):
+// a set is a few KB, and /dev/zero or a FIFO nobody writes to must not
+// exhaust memory or hang.
+func readQuestionFile(path string) ([]byte, error) {
+	const limit = frontend.DefaultMaxLineBytes
+	data, _, err := fileread.Read(path, limit, fileread.PipeTimeout)
+	switch {
+	case err != nil:
+		return nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	case len(data) > limit:
+		return nil, withCode(ExitInvalid, fmt.Errorf("question file %s passes %d KiB; a question set is a few KB of JSON: is this the right file?",
+			ask.Display(path), limit>>10))
+	}
+	return data, nil
 }
 
 // describeInvalid words a validation error for a person: the file, then

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package frontend
+package fileread
 
 import (
 	"io/fs"
@@ -9,6 +9,6 @@ import (
 
 // readPipe refuses a pipe where there is no poll(2) to read one with a
 // deadline (see the unix version).
-func readPipe(path, name string, timeout time.Duration) ([]byte, error) {
-	return nil, notRegular(name, fs.ModeNamedPipe)
+func readPipe(path string, max int, timeout time.Duration) ([]byte, error) {
+	return nil, notFile(path, fs.ModeNamedPipe)
 }
