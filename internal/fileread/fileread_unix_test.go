@@ -48,6 +48,22 @@ func mkfifo(t *testing.T) string {
 	return fifo
 }
 
+// pipeWith returns a /dev/fd path to a pipe whose writer sends text and
+// closes it, as bash's <(…) gives one.
+func pipeWith(t *testing.T, text string) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	go func() {
+		w.WriteString(text)
+		w.Close()
+	}()
+	return fmt.Sprintf("/dev/fd/%d", r.Fd())
+}
+
 func wantContent(t *testing.T, data []byte, size int64, err error) {
 	t.Helper()
 	if err != nil || string(data) != content || size != Unknown {
@@ -101,16 +117,7 @@ func TestReadEmptyPipe(t *testing.T) {
 // An anonymous pipe named by /dev/fd/N, as bash's <(…) and /dev/stdin give
 // it, is read too.
 func TestReadAnonymousPipe(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	go func() {
-		w.WriteString(content)
-		w.Close()
-	}()
-	data, size, err := readBounded(t, fmt.Sprintf("/dev/fd/%d", r.Fd()), 1000, PipeTimeout)
+	data, size, err := readBounded(t, pipeWith(t, content), 1000, PipeTimeout)
 	wantContent(t, data, size, err)
 }
 
@@ -147,16 +154,7 @@ func TestReadPipeDeadline(t *testing.T) {
 // At most one byte past the limit is read, from a pipe or a file, however
 // much there is.
 func TestReadLimit(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	go func() {
-		w.WriteString(strings.Repeat("x", 1<<20))
-		w.Close()
-	}()
-	if data, _, err := readBounded(t, fmt.Sprintf("/dev/fd/%d", r.Fd()), 100, PipeTimeout); err != nil || len(data) != 101 {
+	if data, _, err := readBounded(t, pipeWith(t, strings.Repeat("x", 1<<20)), 100, PipeTimeout); err != nil || len(data) != 101 {
 		t.Errorf("pipe: read %d bytes, %v; want 101", len(data), err)
 	}
 	path := filepath.Join(t.TempDir(), "huge")
