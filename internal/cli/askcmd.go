@@ -135,19 +135,24 @@ func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
 	return in, rest, nil
 }
 
-// readQuestionFile reads a question file, which may be a pipe, within the
-// bound a question set has on a JSON line (frontend.DefaultMaxLineBytes):
-// a set is a few KB, and /dev/zero or a FIFO nobody writes to must not
-// exhaust memory or hang.
+// maxQuestionFile bounds a question file. A question set is a few KB, but
+// a file may hold what a broken model sent (a megabyte of header, which
+// is then refused with a short quote), so the bound is generous: it stops
+// /dev/zero, not a model's worst.
+const maxQuestionFile = 8 << 20
+
+// readQuestionFile reads a question file, which may be a pipe, within
+// maxQuestionFile and fileread.PipeTimeout: /dev/zero or a FIFO nobody
+// writes to must not exhaust memory or hang.
 func readQuestionFile(path string) ([]byte, error) {
-	const limit = frontend.DefaultMaxLineBytes
+	const limit = maxQuestionFile
 	data, _, err := fileread.Read(path, limit, fileread.PipeTimeout)
 	switch {
 	case err != nil:
 		return nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
 	case len(data) > limit:
-		return nil, withCode(ExitInvalid, fmt.Errorf("question file %s passes %d KiB; a question set is a few KB of JSON: is this the right file?",
-			ask.Display(path), limit>>10))
+		return nil, withCode(ExitInvalid, fmt.Errorf("question file %s passes %d MiB; a question set is a few KB of JSON: is this the right file?",
+			ask.Display(path), limit>>20))
 	}
 	return data, nil
 }
