@@ -29,12 +29,16 @@ func nearest(typed string, candidates []string) []string {
 		return nil
 	}
 	best, out := 3, []string(nil)
+	n := len([]rune(typed))
 	for _, c := range candidates {
-		d := editDistance(typed, c)
 		limit := 2
 		if len([]rune(c)) <= 4 {
 			limit = 1
 		}
+		if abs(n-len([]rune(c))) > limit {
+			continue // at least that many edits apart: not worth the table (a 100 KB word)
+		}
+		d := editDistance(typed, c)
 		switch {
 		case d > limit || d > best || slices.Contains(out, c):
 		case d < best:
@@ -48,6 +52,8 @@ func nearest(typed string, candidates []string) []string {
 	}
 	return out
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // editDistance is the optimal-string-alignment distance between a and b:
 // insertions, deletions, substitutions and transpositions of neighbours
