@@ -81,7 +81,7 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, usageErrorf("--on-timeout: %q is not valid here; use error or auto", c.String("on-timeout"))
+		return nil, nil, usageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
@@ -97,7 +97,7 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 			b.file.SetUnanswered(spec.unanswered)
 		}
 		if b.fileErr != nil {
-			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %v\n", spec.answersFrom, b.fileErr)
+			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", spec.answersFrom, shortenLongPaths(b.fileErr))
 		}
 	}
 	return b, rules, nil
@@ -112,13 +112,16 @@ func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	case s.name == feStdio:
 		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
 	default:
-		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, orList(accepted))
+		return s, usageErrorf("%s: %s is not a frontend here; use %s", s.nameFrom, ask.Excerpt(s.name), orList(accepted))
 	}
 	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
 	if err := s.readRest(c, e, s.name == feFile); err != nil {
 		return s, err
+	}
+	if s.answersIn {
+		return s, s.stdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
 	}
 	if s.unanswered == ask.PolicySuspend {
 		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)

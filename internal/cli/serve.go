@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/inbox"
 )
 
@@ -52,9 +54,14 @@ itself.`,
 
 func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
+		return usageErrorf("serve takes no arguments, got %s; the state directory is --state-dir DIR", ask.Excerpt(c.Args().First()))
 	}
 	store := sessionStore(c, e)
+	// A directory that does not exist yet is served empty; one that
+	// cannot be (a name too long, a file in the way) is said now.
+	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return withCode(ExitUsage, fmt.Errorf("state directory: %w", err))
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
