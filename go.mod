@@ -16,6 +16,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go v1.12.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/slack-go/slack v0.35.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/sys v0.48.0
 	golang.org/x/term v0.0.0-20210927222741-03fcf44c2211
