@@ -40,6 +40,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -190,6 +191,16 @@ type Channel interface {
 	// what failed: a bad token, a missing scope (named), an unknown
 	// destination, a bot the user never started.
 	Check(ctx context.Context) error
+}
+
+// Webhook is implemented by a channel whose platform calls askuser
+// (WhatsApp's webhook): askuser serve serves Handler at /channels/<name>,
+// outside the inbox's token and Host checks, so the handler makes its
+// own (a verify token, a signature) and answers within the platform's
+// limit. Taps it takes go to the Host given to Serve; before Serve is
+// called it has none, and answers so.
+type Webhook interface {
+	Handler() http.Handler
 }
 
 // ErrUnknownSet: no set waiting under that key.

@@ -94,6 +94,7 @@ func newApp(e *env) *cli.App {
 			sessionsCommand(e),
 			cancelCommand(e),
 			serveCommand(e),
+			channelsCommand(e),
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
@@ -199,6 +200,14 @@ var examples = map[string][]string{
 	"serve": {
 		"askuser serve                                  # the inbox of waiting questions, on 127.0.0.1",
 		"askuser serve --listen 0.0.0.0:8080            # reachable from a phone; the token is still needed",
+	},
+	"channels": {
+		"askuser channels                               # which chat channels are built in and set up",
+		"askuser channels test slack                    # check Slack's settings, send a sample question",
+	},
+	"channels test": {
+		"askuser channels test slack",
+		"ASKUSER_TELEGRAM_CHAT=-1001234 askuser channels test telegram",
 	},
 	"mcp": {
 		"claude mcp add --scope user askuser -- askuser mcp",

@@ -27,7 +27,7 @@ and prints the tool result the model would get (or, with --json, one JSON line).
 
 How it asks: --frontend wins; else --answers FILE selects the answers file; else a terminal
 on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).`,
-		Flags: append(frontendFlags(),
+		Flags: append(append(frontendFlags(), stateDirFlag()),
 			&cli.BoolFlag{Name: "json", Usage: "print the answers as one JSON line instead of the tool result text"},
 			&cli.DurationFlag{Name: "timeout", Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
 			&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "after --timeout: error (exit 7) or auto (take the recommended options, marked as such)"},
@@ -63,6 +63,7 @@ func runAsk(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	spec.place.title = "askuser ask"
 	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: e.ios.Out, Via: "stdin"})
 	if err != nil {
 		return err

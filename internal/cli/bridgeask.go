@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -28,13 +30,14 @@ func bridgeFlags(elicit bool) []cli.Flag {
 	if elicit {
 		usage += ", elicit (the MCP host's own form), web (a page in a browser; --listen ADDR)"
 	}
+	usage += ", inbox (askuser serve's page and chat channels) or a chat channel (" + strings.Join(knownChannels(), ", ") + "); a comma list offers several and the first answer wins"
 	flags := []cli.Flag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: usage + " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"}}
 	for _, f := range frontendFlags() {
 		if f.Names()[0] != "frontend" {
 			flags = append(flags, f)
 		}
 	}
-	return append(flags,
+	return append(flags, stateDirFlag(),
 		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
 		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)"},
 		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
@@ -60,6 +63,9 @@ type bridgeAsker struct {
 	// web is the card's broker under --frontend web (askuser mcp).
 	web       *inbox.Broker
 	webServer *inbox.Server
+	// rel serves the inbox and channel frontends, relFE.
+	rel   *relayed
+	relFE map[string]ask.Frontend
 }
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
@@ -75,10 +81,14 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
-	if spec.name == feWeb {
+	if slices.Contains(spec.names, feWeb) {
 		if b.web, b.webServer, err = startCard(spec.listen, e.ios.ErrOut); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := b.startRelay(c.Command.Name); err != nil {
+		b.close()
+		return nil, nil, err
 	}
 	var rules *approval.Policy
 	if spec.answers != "" {
@@ -96,30 +106,84 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
-	switch {
-	case s.name == "", s.name == feSurvey, s.name == feFile, s.name == feAuto, (s.name == feElicit || s.name == feWeb) && elicit:
-	case s.name == feStdio:
-		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
-	default:
-		names := "survey, file or auto"
-		if elicit {
-			names = "survey, file, auto, elicit or web"
-		}
-		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, names)
+	var err error
+	if s.names, err = bridgeNames(s.nameFrom, s.name, elicit); err != nil {
+		return s, err
 	}
-	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
+	if s.listen = c.String("listen"); s.listen != "" && !slices.Contains(s.names, feWeb) {
 		if !elicit {
 			return s, usageErrorf("--listen is for the web page, which askuser hook does not serve; askuser mcp --frontend web does")
 		}
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
-	if err := s.readRest(c, e, s.name == feFile); err != nil {
+	if err := s.readPlace(c, e); err != nil {
+		return s, err
+	}
+	if err := s.readRest(c, e, slices.Contains(s.names, feFile)); err != nil {
 		return s, err
 	}
 	if s.unanswered == ask.PolicySuspend {
 		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)
 	}
 	return s, nil
+}
+
+// bridgeNames reads --frontend for askuser mcp (elicit) and askuser hook:
+// the names of askuser ask but stdio, whose standard input is not the
+// person's, with elicit and web for mcp only (a hook cannot serve a page
+// while it must answer; the inbox and the channels need no listener).
+func bridgeNames(from, value string, elicit bool) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	allowed := "survey, file, auto, inbox or a chat channel (" + strings.Join(knownChannels(), ", ") + ")"
+	if elicit {
+		allowed = "survey, file, auto, elicit, web, inbox or a chat channel (" + strings.Join(knownChannels(), ", ") + ")"
+	}
+	var names, common []string
+	for _, n := range strings.Split(value, ",") {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == feStdio:
+			return nil, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", from)
+		case (n == feElicit || n == feWeb) && !elicit,
+			n != feElicit && n != feSurvey && n != feFile && n != feAuto && n != feWeb && !isRelayName(n):
+			return nil, usageErrorf("%s: %q is not a frontend here; use %s, or a comma list of them", from, n, allowed)
+		case n == feElicit && slices.Contains(names, n):
+			return nil, usageErrorf("%s: %s is listed twice", from, n)
+		case n != feElicit:
+			common = append(common, n)
+		}
+		names = append(names, n)
+	}
+	if len(names) > 1 && slices.Contains(names, feAuto) {
+		return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
+	}
+	if _, err := parseFrontendList(from, strings.Join(common, ",")); err != nil {
+		return nil, err // a channel not linked, a name twice
+	}
+	return names, nil
+}
+
+// startRelay builds the inbox and channel frontends named, and serves the
+// channels this process may hold, for as long as it runs.
+func (b *bridgeAsker) startRelay(command string) error {
+	if !relayMembers(b.spec.names) {
+		return nil
+	}
+	b.spec.place.title = "askuser " + command
+	b.rel, b.relFE = &relayed{place: b.spec.place}, map[string]ask.Frontend{}
+	for _, n := range b.spec.names {
+		if isRelayName(n) {
+			fe, err := b.rel.frontend(n)
+			if err != nil {
+				return err
+			}
+			b.relFE[n] = fe
+		}
+	}
+	b.rel.start(b.log)
+	return nil
 }
 
 // Ask puts req to the chosen frontend, bounded by --ask-timeout; host is
@@ -130,25 +194,58 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 		return nil, err
 	}
 	defer release()
-	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, frontend.Auto{Reason: ask.TimeoutReason(b.timeout)})
+	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
+	if b.rel != nil {
+		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
+	}
+	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
 	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {
 		err = fmt.Errorf("%w: nobody answered within %s (--ask-timeout); --on-timeout auto would take the recommended options", ask.ErrTimeout, b.timeout)
 	}
 	return answers, err
 }
 
-// frontend picks the frontend for one set: --frontend, else the answers
-// file, else the terminal.
+func (b *bridgeAsker) mailboxed(fe ask.Frontend) ask.Frontend {
+	return mailboxed(fe, b.spec.place.store, "", b.log)
+}
+
+// frontend picks the frontend for one set: --frontend (several race),
+// else the answers file, else the terminal.
 func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Frontend, func(), error) {
-	name, why := b.spec.name, "chosen with "+b.spec.nameFrom
-	if name == "" && b.spec.answers != "" {
-		name, why = feFile, "an answers file was given with "+b.spec.answersFrom
-	} else if name == "" {
-		name, why = feSurvey, "no answers file was given, so a person is asked at the terminal"
+	names, why := b.spec.names, "chosen with "+b.spec.nameFrom
+	if len(names) == 0 && b.spec.answers != "" {
+		names, why = []string{feFile}, "an answers file was given with "+b.spec.answersFrom
+	} else if len(names) == 0 {
+		names, why = []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
 	}
 	if b.spec.verbose {
-		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", name, why)
+		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", strings.Join(names, ","), why)
 	}
+	if len(names) == 1 {
+		return b.one(ctx, names[0], host)
+	}
+	var racers []frontend.Racer
+	var left []string
+	for _, n := range names {
+		if n == feSurvey {
+			racers = append(racers, frontend.Racer{Name: n, FE: lazySurvey{b}})
+			continue
+		}
+		fe, _, err := b.one(ctx, n, host) // only survey has something to release
+		if err != nil {
+			left = append(left, n+": "+err.Error())
+			continue
+		}
+		racers = append(racers, frontend.Racer{Name: n, FE: fe})
+	}
+	if len(racers) == 0 {
+		return nil, nil, fmt.Errorf("%w: none of the frontends can ask (%s)", ask.ErrNoAnswer, strings.Join(left, "; "))
+	}
+	return frontend.NewRace(racers...), func() {}, nil
+}
+
+// one is the frontend name for one set, and what releases it.
+func (b *bridgeAsker) one(ctx context.Context, name string, host ask.Frontend) (ask.Frontend, func(), error) {
 	nothing := func() {}
 	switch name {
 	case feElicit:
@@ -165,8 +262,22 @@ func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Fron
 		return frontend.Auto{}, nothing, nil
 	case feWeb:
 		return b.web, nothing, nil
+	case feSurvey:
+		return b.survey(ctx)
 	}
-	return b.survey(ctx)
+	return b.relFE[name], nothing, nil
+}
+
+// lazySurvey opens the terminal when its set's turn comes, in a race.
+type lazySurvey struct{ b *bridgeAsker }
+
+func (l lazySurvey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	fe, release, err := l.b.survey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return fe.Ask(ctx, req)
 }
 
 // survey opens the terminal for one set, waiting for a set already on it.

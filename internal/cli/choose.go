@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -27,14 +28,15 @@ const (
 // frontendFlags are the flags that choose how questions are asked; ask,
 // run and resume share them.
 func frontendFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser), inbox (askuser serve's page and chat channels), or a chat channel (" + strings.Join(knownChannels(), ", ") + "); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
 		&cli.StringFlag{Name: "listen", Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
 		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
 		&cli.BoolFlag{Name: "plain", Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
 	}
+	return append(flags, channelFlags()...)
 }
 
 // frontendSpec is the frontend the flags and environment ask for.
@@ -48,6 +50,8 @@ type frontendSpec struct {
 	unansweredFrom       string     // the flag or variable that set it
 	verbose              bool
 	plain                bool // --plain or ASKUSER_PLAIN
+	// place is where the inbox and channel frontends keep their sets.
+	place relayPlace
 }
 
 func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
@@ -61,7 +65,32 @@ func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	if s.listen != "" && !slices.Contains(s.names, feWeb) {
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
+	if err := s.readPlace(c, e); err != nil {
+		return s, err
+	}
 	return s, s.readRest(c, e, slices.Contains(s.names, feFile))
+}
+
+// readPlace reads where the inbox and channel frontends keep their sets,
+// and the channels' settings when a channel is named.
+func (s *frontendSpec) readPlace(c *cli.Context, e *env) error {
+	if !relayMembers(s.names) {
+		return nil
+	}
+	s.place.store = sessionStore(c, e)
+	if c.Bool(flagRelayDefer) {
+		// askuser serve's background resume: serve sends the sets.
+		s.place.deferAll = true
+		return s.place.threadUnder(c.String(flagRelayThread))
+	}
+	if slices.ContainsFunc(s.names, func(n string) bool { return n != feInbox && isRelayName(n) }) {
+		src, err := channelSources(c, e)
+		if err != nil {
+			return err
+		}
+		s.place.src = &src
+	}
+	return nil
 }
 
 // readRest reads what every choice of frontend shares after its name:
@@ -108,14 +137,18 @@ func parseFrontendList(from, value string) ([]string, error) {
 	for i, n := range names {
 		n = strings.TrimSpace(n)
 		names[i] = n
-		switch n {
-		case feSurvey, feStdio, feFile, feWeb:
-		case feAuto:
+		switch {
+		case n == feSurvey, n == feStdio, n == feFile, n == feWeb, n == feInbox:
+		case isRelayName(n):
+			if spec, _ := channel.Lookup(n); spec.New == nil {
+				return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", from, spec.NotLinked()))
+			}
+		case n == feAuto:
 			if len(names) > 1 {
 				return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
 			}
 		default:
-			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto or web, or a comma list such as web,survey", from, n)
+			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto, web, inbox or a chat channel (%s), or a comma list such as web,survey", from, n, strings.Join(knownChannels(), ", "))
 		}
 		if slices.Contains(names[:i], n) {
 			return nil, usageErrorf("%s: %s is listed twice", from, n)
@@ -136,12 +169,14 @@ type chosen struct {
 	close   func()
 	// rules are the approval rules of the answers file, when one was read.
 	rules *approval.Policy
+	// rel is set when the inbox or a channel is one of the frontends.
+	rel *relayed
 }
 
 // waitsForSomeone reports whether the frontend waits for a person or a
 // program (terminal, JSON lines, web page), rather than answering at once.
 func (c *chosen) waitsForSomeone() bool {
-	return slices.ContainsFunc(c.members, func(n string) bool { return n == feSurvey || n == feStdio || n == feWeb })
+	return slices.ContainsFunc(c.members, func(n string) bool { return n == feSurvey || n == feStdio || n == feWeb || isRelayName(n) })
 }
 
 // chooseFrontend is the one place that decides how to ask: an explicit
@@ -190,6 +225,12 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 	if len(racers) > 1 {
 		c.fe = frontend.NewRace(racers...)
 	}
+	if c.rel != nil {
+		// Answers may come from elsewhere: each set is answered once.
+		c.rel.start(ios.ErrOut)
+		c.onClose(c.rel.stop)
+		c.fe = mailboxed(c.fe, s.place.store, s.place.session, ios.ErrOut)
+	}
 	return c, nil
 }
 
@@ -236,8 +277,13 @@ func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, st
 		return f, nil
 	case feWeb:
 		return c.buildWeb(s, ios)
+	case feAuto:
+		return frontend.Auto{}, nil
 	}
-	return frontend.Auto{}, nil
+	if c.rel == nil {
+		c.rel = &relayed{place: s.place}
+	}
+	return c.rel.frontend(name)
 }
 
 // buildWeb serves the question card and says where, on stderr.

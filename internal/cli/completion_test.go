@@ -38,7 +38,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "serve", "schema", "mcp", "hook", "demo", "completion", "help"}},
+		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "serve", "channels", "schema", "mcp", "hook", "demo", "completion", "help"}},
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"run", "--fro"}, []string{"--frontend"}},

@@ -119,9 +119,9 @@ func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 		return channel.Verdict{Text: tryAgain}
 	}
 	late := e.Session != "" && !h.r.cfg.Sessions.InUse(e.Session)
-	h.r.settleWith(ctx, e, d, late, t.Delivery)
+	e = h.r.settleWith(ctx, e, d, late, t.Delivery)
 	if late {
-		h.r.resume(e.Session)
+		h.r.resume(e)
 	}
 	h.r.Wake()
 	return channel.Verdict{OK: true, Text: outcomeOf(d).Text}

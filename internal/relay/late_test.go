@@ -76,9 +76,9 @@ func (lr *lateRig) runOn(sess *session.Session, prompt *agentloop.Message) agent
 	return out
 }
 
-func (lr *lateRig) resume(id string) error {
+func (lr *lateRig) resume(e session.Entry) error {
 	lr.resumes.Add(1)
-	sess, err := lr.st.Open(id)
+	sess, err := lr.st.Open(e.Session)
 	if err != nil {
 		return err
 	}
