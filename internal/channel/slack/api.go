@@ -129,7 +129,7 @@ type RateLimited struct {
 }
 
 func (e *RateLimited) Error() string {
-	return fmt.Sprintf("slack: %s: rate limited; Slack asked askuser not to call it again before %s", e.Method, e.Until.Local().Format("15:04:05"))
+	return fmt.Sprintf("%s: rate limited; Slack asked askuser not to call it again before %s", e.Method, e.Until.Local().Format("15:04:05"))
 }
 
 // APIError is a call Slack refused (Code, with the scope it Needed for
@@ -145,12 +145,12 @@ type APIError struct {
 
 func (e *APIError) Error() string {
 	if e.Down {
-		return fmt.Sprintf("slack: %s: could not reach %s: %s", e.Method, e.Host, e.Detail)
+		return fmt.Sprintf("%s: could not reach %s: %s", e.Method, e.Host, e.Detail)
 	}
 	if e.Needed != "" {
-		return fmt.Sprintf("slack: %s: %s (needs the %s scope)", e.Method, e.Code, e.Needed)
+		return fmt.Sprintf("%s: %s (needs the %s scope)", e.Method, e.Code, e.Needed)
 	}
-	return fmt.Sprintf("slack: %s: %s", e.Method, e.Code)
+	return fmt.Sprintf("%s: %s", e.Method, e.Code)
 }
 
 // Unwrap makes a refusal that a retry will not fix channel.ErrRefused.
@@ -210,7 +210,7 @@ func explain(err error, dest string) error {
 	default:
 		return err
 	}
-	return fmt.Errorf("slack: %s: %w", ae.Method, &explained{why: why, err: ae})
+	return &explained{why: why, err: ae}
 }
 
 // explained is a refusal put in words; it is still the API error.

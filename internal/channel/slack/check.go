@@ -32,7 +32,7 @@ func (c *Channel) Check(ctx context.Context) error {
 		return explain(err, c.dest)
 	}
 	if missing := missingScope(auth.Header.Get("X-OAuth-Scopes")); missing != "" {
-		return fmt.Errorf("slack: %s lacks the %s scope: add it under OAuth & Permissions, then reinstall the app", envBot, missing)
+		return fmt.Errorf("%s lacks the %s scope: add it under OAuth & Permissions, then reinstall the app", envBot, missing)
 	}
 	err = c.api.do(ctx, mOpen, func(ctx context.Context) error {
 		_, _, err := c.api.client.StartSocketModeContext(ctx)

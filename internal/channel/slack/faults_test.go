@@ -201,8 +201,8 @@ func TestCheck(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{"bad bot token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-wrong"}, "slack: auth.test: SLACK_BOT_TOKEN was refused: invalid_auth"},
-		{"bad app token", map[string]string{"SLACK_APP_TOKEN": "xapp-wrong"}, "slack: apps.connections.open: SLACK_APP_TOKEN was refused: invalid_auth"},
+		{"bad bot token", map[string]string{"SLACK_BOT_TOKEN": "xoxb-wrong"}, "SLACK_BOT_TOKEN was refused: invalid_auth"},
+		{"bad app token", map[string]string{"SLACK_APP_TOKEN": "xapp-wrong"}, "SLACK_APP_TOKEN was refused: invalid_auth"},
 		{"unknown channel", map[string]string{"ASKUSER_SLACK_CHANNEL": "C0NOWHERE"}, "Slack knows no channel C0NOWHERE that the bot can see"},
 		{"bot not invited", map[string]string{"ASKUSER_SLACK_CHANNEL": "C0OUTSIDE"}, "the bot is not in channel C0OUTSIDE: invite it"},
 	} {
@@ -226,7 +226,7 @@ func TestCheckNamesAMissingScope(t *testing.T) {
 	t.Cleanup(fake.Close)
 	rg := &rig{t: t, fake: fake}
 	err := rg.channel(slack.Options{}, nil).Check(context.Background())
-	if err == nil || err.Error() != "slack: SLACK_BOT_TOKEN lacks the chat:write scope: add it under OAuth & Permissions, then reinstall the app" {
+	if err == nil || err.Error() != "SLACK_BOT_TOKEN lacks the chat:write scope: add it under OAuth & Permissions, then reinstall the app" {
 		t.Errorf("Check = %v", err)
 	}
 }
@@ -275,5 +275,20 @@ func TestRevokedAppTokenStopsServing(t *testing.T) {
 	err := ch.Serve(ctx, nil)
 	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "SLACK_APP_TOKEN was refused: invalid_auth") {
 		t.Errorf("Serve = %v", err)
+	}
+}
+
+// The silence a socket is allowed can be tuned from the environment (for
+// tests, and proxies that ping less often); a bad value names the
+// variable.
+func TestOptionsFromEnv(t *testing.T) {
+	env := map[string]string{slack.EnvPingTimeout: "300ms", slack.EnvGrace: " 2s "}
+	o, err := slack.OptionsFromEnv(func(n string) string { return env[n] })
+	if err != nil || o.PingTimeout != 300*time.Millisecond || o.Grace != 2*time.Second {
+		t.Errorf("OptionsFromEnv = %+v, %v", o, err)
+	}
+	env[slack.EnvGrace] = "soon"
+	if _, err := slack.OptionsFromEnv(func(n string) string { return env[n] }); err == nil || err.Error() != `ASKUSER_SLACK_GRACE: "soon" is not a positive duration like 30s` {
+		t.Errorf("a bad duration: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ type ref struct {
 func parseRef(r channel.Ref) (ref, error) {
 	var m ref
 	if err := json.Unmarshal(r, &m); err != nil || m.Channel == "" || m.TS == "" {
-		return ref{}, fmt.Errorf("slack: %s is not a Slack message reference", channel.Cut(string(r), 60))
+		return ref{}, fmt.Errorf("%s is not a Slack message reference", channel.Cut(string(r), 60))
 	}
 	return m, nil
 }
@@ -46,7 +46,7 @@ func (m ref) root() string {
 func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) {
 	blocks, text := render(s)
 	if len(blocks) > maxBlocks {
-		return nil, fmt.Errorf("slack: the set has %d blocks, over Slack's %d: %w", len(blocks), maxBlocks, channel.ErrRefused)
+		return nil, fmt.Errorf("the set has %d blocks, over Slack's %d: %w", len(blocks), maxBlocks, channel.ErrRefused)
 	}
 	opts := []slack.MsgOption{slack.MsgOptionBlocks(blocks...), slack.MsgOptionText(text, false),
 		slack.MsgOptionDisableLinkUnfurl(), slack.MsgOptionDisableMediaUnfurl()}

@@ -143,11 +143,8 @@ func (c *Channel) take(ctx context.Context, acknowledge func(), h channel.Host, 
 	if !c.seen.add(id) {
 		return // the same click again: it is being, or was, answered
 	}
-	text := c.verdict(ctx, h, tok, cb, id)
+	v, set := c.verdict(ctx, h, tok, cb, id)
 	ack()
-	if text == "" {
-		return
-	}
 	channelID, thread := cb.Container.ChannelID, cb.Container.ThreadTs
 	if channelID == "" {
 		channelID = cb.Channel.ID
@@ -157,38 +154,52 @@ func (c *Channel) take(ctx context.Context, acknowledge func(), h channel.Host, 
 	}
 	tell, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	_ = c.ephemeral(tell, channelID, thread, cb.User.ID, text)
+	if !v.OK {
+		if v.Text != "" {
+			_ = c.ephemeral(tell, channelID, thread, cb.User.ID, v.Text)
+		}
+		return
+	}
+	// The message tapped shows the outcome at once. The Host updates the
+	// message it knows of too, later; the two differ when a process was
+	// killed after posting a set and before keeping its reference, and
+	// posted the set again: then both show it.
+	tapped := ref{Channel: channelID, TS: cb.Container.MessageTs, Thread: thread, Head: head(set), Gist: gist(set)}
+	if b, err := json.Marshal(tapped); err == nil && tapped.TS != "" {
+		_ = c.Update(tell, channel.Ref(b), channel.Outcome{State: channel.Answered, Text: v.Text})
+	}
 }
 
-// verdict is what becomes of a tap: "" when it was taken, else what to
-// tell the person. Nothing is delivered for a stranger, a stale
-// rendering or a form that does not answer the set.
-func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token, cb slack.InteractionCallback, id string) string {
+// verdict is what becomes of a tap, and the set it answered. Nothing is
+// delivered for a stranger, a stale rendering or a form that does not
+// answer the set: the verdict says what to tell the person.
+func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token, cb slack.InteractionCallback, id string) (channel.Verdict, channel.Set) {
+	no := func(text string) (channel.Verdict, channel.Set) { return channel.Verdict{Text: text}, channel.Set{} }
 	by := who(cb.User)
 	if !c.cfg.Allow.Allows(by.ID) {
-		return channel.NotAllowed
+		return no(channel.NotAllowed)
 	}
 	if tok.Key == sampleKey {
-		return sample
+		return no(sample)
 	}
 	set, _, err := h.Lookup(ctx, tok.Key)
 	switch {
 	case errors.Is(err, channel.ErrUnknownSet):
-		return notWaiting
+		return no(notWaiting)
 	case err != nil:
-		return tryAgain
+		return no(tryAgain)
 	case tok.Rev != set.Rev:
-		return stale
+		return no(stale)
 	}
 	answers, err := answersOf(set, tok, cb.BlockActionState, by, c.opt.Now())
 	if err != nil {
-		return err.Error()
+		return no(err.Error())
 	}
 	v := h.Deliver(ctx, channel.Tap{Key: tok.Key, Rev: tok.Rev, Answers: answers, Who: by, Delivery: id})
-	if v.OK {
-		return ""
+	if v.OK && v.Text == "" {
+		v.Text = "Answered by " + by.Via() + "."
 	}
-	return v.Text
+	return v, set
 }
 
 // dialer opens Socket Mode's websocket on a connection that gives up on

@@ -163,3 +163,26 @@ func TestDoubleTapIsAnsweredOnce(t *testing.T) {
 		}
 	}
 }
+
+// A set posted twice (a process killed after posting it and before
+// keeping its reference posts it again): a Submit on either copy answers
+// it, and both copies then show the outcome.
+func TestBothCopiesOfASetShowTheAnswer(t *testing.T) {
+	rg := newRig(t, rigOptions{})
+	req := ask.Request{ID: "ask_twice", Questions: []ask.Question{dbQuestion}}
+	a := rg.ask("", req)
+	kept := rg.message("Which database should we use?")
+	e, err := rg.st.Registry().Get(context.Background(), channel.Key("", req.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rg.ch.Send(context.Background(), channel.Set{Key: e.Key, Rev: e.Rev, Request: e.Request, Title: e.Title}); err != nil {
+		t.Fatal(err)
+	}
+	ms := rg.fake.Messages()
+	orphan := ms[len(ms)-1]
+	rg.submit(orphan, alice, slackfake.Pick{Options: []int{1}})
+	a.wait(t)
+	rg.updated(orphan.TS, "Answered: SQLite — by @alice on Slack")
+	rg.updated(kept.TS, "Answered: SQLite — by @alice on Slack")
+}

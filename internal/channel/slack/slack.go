@@ -40,6 +40,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -57,12 +58,46 @@ const (
 
 func init() {
 	channel.Register(channel.Spec{Name: Name, Normalise: NormaliseUser, New: func(c channel.Config) (channel.Channel, error) {
-		ch, err := New(c, Options{})
+		opt, err := OptionsFromEnv(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := New(c, opt)
 		if err != nil {
 			return nil, err
 		}
 		return ch, nil
 	}})
+}
+
+// The variables that tune how long a silent connection is waited on:
+// for tests, which cannot wait 40 s for a socket to be abandoned, and for
+// a proxy that pings less often than Slack. Not secrets, not part of the
+// channel's table.
+const (
+	EnvPingTimeout = "ASKUSER_SLACK_PING_TIMEOUT"
+	EnvGrace       = "ASKUSER_SLACK_GRACE"
+)
+
+// OptionsFromEnv reads EnvPingTimeout and EnvGrace (Go durations, such
+// as 30s); unset ones keep their defaults.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
+	for _, v := range []struct {
+		env string
+		d   *time.Duration
+	}{{EnvPingTimeout, &o.PingTimeout}, {EnvGrace, &o.Grace}} {
+		raw := strings.TrimSpace(getenv(v.env))
+		if raw == "" {
+			continue
+		}
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			return Options{}, fmt.Errorf("%s: %s is not a positive duration like 30s", v.env, quote(raw))
+		}
+		*v.d = d
+	}
+	return o, nil
 }
 
 // Options tune a Channel; the zero value is what askuser uses.
