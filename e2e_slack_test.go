@@ -49,7 +49,7 @@ type slackRig struct {
 	dir   string
 }
 
-func newSlackRig(t *testing.T, extra ...string) *slackRig {
+func newSlackRig(t testing.TB, extra ...string) *slackRig {
 	t.Helper()
 	fake := slackfake.NewServer(slackfake.Config{})
 	t.Cleanup(fake.Close)
@@ -62,7 +62,7 @@ func newSlackRig(t *testing.T, extra ...string) *slackRig {
 }
 
 // file writes a file for askuser to read, and returns its path.
-func (r *slackRig) file(t *testing.T, name, text string) string {
+func (r *slackRig) file(t testing.TB, name, text string) string {
 	t.Helper()
 	path := filepath.Join(r.dir, name)
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
@@ -72,7 +72,7 @@ func (r *slackRig) file(t *testing.T, name, text string) string {
 }
 
 // message waits for a message that shows want.
-func (r *slackRig) message(t *testing.T, want string) slackfake.Message {
+func (r *slackRig) message(t testing.TB, want string) slackfake.Message {
 	t.Helper()
 	var found slackfake.Message
 	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
@@ -106,7 +106,7 @@ func (r *slackRig) updated(t *testing.T, ts, text string) {
 
 // submit fills in message m as user and presses Submit, and requires the
 // envelope to be acknowledged within Slack's 3 s.
-func (r *slackRig) submit(t *testing.T, m slackfake.Message, user slackfake.User, posted bool, picks ...slackfake.Pick) slackfake.Envelope {
+func (r *slackRig) submit(t testing.TB, m slackfake.Message, user slackfake.User, posted bool, picks ...slackfake.Pick) slackfake.Envelope {
 	t.Helper()
 	submit := r.fake.Submit
 	if posted {
@@ -118,13 +118,15 @@ func (r *slackRig) submit(t *testing.T, m slackfake.Message, user slackfake.User
 	}
 	got, ok := r.fake.WaitAck(waitLimit, e)
 	if !ok || !r.fake.AckedInTime(got) {
-		t.Fatalf("envelope %s was not acknowledged in time: %+v", e.ID, got)
+		opened, open := r.fake.Connections()
+		t.Fatalf("envelope %s (on connection %d of %d opened, %d open) was not acknowledged in time: sent %v, acknowledged %v",
+			e.ID, got.Conn, opened, open, got.Sent, got.AckedAt)
 	}
 	return got
 }
 
 // told waits until user is told text, privately.
-func (r *slackRig) told(t *testing.T, user, text string) {
+func (r *slackRig) told(t testing.TB, user, text string) {
 	t.Helper()
 	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
 		for _, e := range s.Ephemerals() {
@@ -140,7 +142,7 @@ func (r *slackRig) told(t *testing.T, user, text string) {
 
 // connections waits until n Socket Mode connections were opened and one
 // is open.
-func (r *slackRig) connections(t *testing.T, n int) {
+func (r *slackRig) connections(t testing.TB, n int) {
 	t.Helper()
 	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
 		opened, open := s.Connections()
@@ -194,22 +196,8 @@ func slackViews(ms []slackfake.Message) string {
 	return b.String()
 }
 
-// waitOut waits until a process's stdout holds want, and says when it saw
-// it.
-func waitOut(t *testing.T, p *bgAskuser, want string) time.Time {
-	t.Helper()
-	for deadline := time.Now().Add(waitLimit); ; time.Sleep(2 * time.Millisecond) {
-		if strings.Contains(p.stdout.String(), want) {
-			return time.Now()
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("stdout never held %q:\n%s\nstderr: %s", want, p.stdout, p.stderr)
-		}
-	}
-}
-
 // waitErr waits until a process's stderr holds want.
-func waitErr(t *testing.T, p *bgAskuser, want string) {
+func waitErr(t testing.TB, p *bgAskuser, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(waitLimit); !strings.Contains(p.stderr.String(), want); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -256,7 +244,7 @@ func TestSlackAnswersALiveRun(t *testing.T) {
 	if _, err := r.fake.Resend(waitLimit, &e); err != nil {
 		t.Fatal(err)
 	}
-	continued := waitOut(t, p, `Via: @alice on Slack`)
+	continued := waitOutput(t, p, `Via: @alice on Slack`)
 	t.Logf("from the tap to the agent going on: %v", continued.Sub(e.Sent))
 	if code := p.exit(t); code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", code, p.stderr)

@@ -36,37 +36,38 @@ func (h *slowHost) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 	return channel.Verdict{OK: true}
 }
 
-// serveSlow serves a sent set with a slowHost; ackWithin is Options.AckWithin.
-func serveSlow(t *testing.T, ackWithin time.Duration) (*rig, *slowHost, slackfake.Message) {
-	rg := newRig(t, rigOptions{noRun: true})
+// serveSlow serves a sent set with a slowHost; ackWithin is
+// Options.AckWithin. stop ends serving, and returns once Serve has.
+func serveSlow(t *testing.T, ackWithin time.Duration) (rg *rig, h *slowHost, m slackfake.Message, stop func()) {
+	rg = newRig(t, rigOptions{noRun: true})
 	ch := rg.channel(slack.Options{AckWithin: ackWithin}, nil)
 	set := channel.Set{Key: channel.Key("", "ask_slow"), Rev: 1, Title: "slow",
 		Request: ask.Request{ID: "ask_slow", Questions: []ask.Question{dbQuestion}}}
 	if _, err := ch.Send(context.Background(), set); err != nil {
 		t.Fatal(err)
 	}
-	h := &slowHost{set: set, delivered: make(chan channel.Tap, 1), release: make(chan struct{})}
+	h = &slowHost{set: set, delivered: make(chan channel.Tap, 1), release: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = ch.Serve(ctx, h); close(done) }()
+	stop = func() { cancel(); <-done }
 	t.Cleanup(func() {
 		select {
 		case <-h.release:
 		default:
 			close(h.release)
 		}
-		cancel()
-		<-done
+		stop()
 	})
 	rg.connections(1)
-	return rg, h, rg.message("Which database should we use?")
+	return rg, h, rg.message("Which database should we use?"), stop
 }
 
 // A tap is acknowledged once it is taken, not before: a process killed
 // before the answer is in the mailbox has not acknowledged it, so Slack
 // tells the person to try again, and nothing is half recorded.
 func TestAckFollowsTheVerdict(t *testing.T) {
-	rg, h, m := serveSlow(t, time.Hour)
+	rg, h, m, _ := serveSlow(t, time.Hour)
 	e, err := rg.fake.Submit(limit, m.TS, alice, slackfake.Pick{Options: []int{1}})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestAckFollowsTheVerdict(t *testing.T) {
 // However long the Host takes, the envelope is acknowledged within
 // Slack's 3 s.
 func TestAckNeverLate(t *testing.T) {
-	rg, h, m := serveSlow(t, 200*time.Millisecond)
+	rg, h, m, _ := serveSlow(t, 200*time.Millisecond)
 	e, err := rg.fake.Submit(limit, m.TS, alice, slackfake.Pick{Options: []int{1}})
 	if err != nil {
 		t.Fatal(err)
@@ -99,10 +100,33 @@ func TestAckNeverLate(t *testing.T) {
 	<-h.delivered
 	got, ok := rg.fake.WaitAck(limit, e)
 	if !ok || !rg.fake.AckedInTime(got) {
-		t.Fatalf("a slow Host held the ack past Slack's limit: %+v", got)
+		t.Fatalf("a slow Host held the ack past Slack's limit: sent %v, acknowledged %v", got.Sent, got.AckedAt)
 	}
 	if d := got.AckedAt.Sub(got.Sent); d < 200*time.Millisecond {
 		t.Errorf("acknowledged after %v, before the Host had its 200ms", d)
+	}
+}
+
+// A tap in hand when serving stops (the run it answers is ending) is
+// still delivered and acknowledged before the socket closes.
+func TestTapInHandIsAnsweredWhenServingStops(t *testing.T) {
+	rg, h, m, stop := serveSlow(t, time.Hour)
+	e, err := rg.fake.Submit(limit, m.TS, alice, slackfake.Pick{Options: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-h.delivered
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	select {
+	case <-stopped:
+		t.Fatal("Serve returned with a tap in hand")
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(h.release)
+	<-stopped
+	if got := envelope(rg, e.ID); !rg.fake.AckedInTime(got) {
+		t.Errorf("the tap in hand was not acknowledged: sent %v, acknowledged %v", got.Sent, got.AckedAt)
 	}
 }
 

@@ -112,7 +112,7 @@ func TestDeletedMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.wait(t)
-	if !rg.fake.WaitFor(limit, func(s *slackfake.Server) bool {
+	if !eventually(func() bool {
 		e, err := rg.st.Registry().Get(context.Background(), key)
 		return err == nil && e.Sent["slack"] != nil && e.Sent["slack"].Shown == channel.Answered
 	}) {
@@ -291,4 +291,50 @@ func TestOptionsFromEnv(t *testing.T) {
 	if _, err := slack.OptionsFromEnv(func(n string) string { return env[n] }); err == nil || err.Error() != `ASKUSER_SLACK_GRACE: "soon" is not a positive duration like 30s` {
 		t.Errorf("a bad duration: %v", err)
 	}
+}
+
+// A set that follows up an earlier one goes in that one's thread (its
+// root, when the earlier one was itself in a thread); when the earlier
+// message was deleted, the set goes to the channel.
+func TestSendFollowsUpInTheThread(t *testing.T) {
+	rg := newRig(t, rigOptions{noRun: true})
+	ctx := context.Background()
+	set := func(id string, thread channel.Ref) channel.Set {
+		return channel.Set{Key: channel.Key("s", id), Rev: 1, Title: "t", Thread: thread,
+			Request: ask.Request{ID: id, Questions: []ask.Question{dbQuestion}}}
+	}
+	first, err := rg.ch.Send(ctx, set("one", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := rg.ch.Send(ctx, set("two", first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	third, err := rg.ch.Send(ctx, set("three", second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := rg.fake.Messages()
+	if ms[1].Thread != ms[0].TS || ms[2].Thread != ms[0].TS {
+		t.Errorf("threads %q, %q; want both under %s", ms[1].Thread, ms[2].Thread, ms[0].TS)
+	}
+	rg.fake.Delete(ms[0].TS)
+	if _, err := rg.ch.Send(ctx, set("four", third)); err != nil {
+		t.Fatal(err)
+	}
+	if ms = rg.fake.Messages(); ms[3].Thread != "" {
+		t.Errorf("a follow-up of a deleted thread went to thread %q", ms[3].Thread)
+	}
+}
+
+// eventually polls cond until it holds or limit passes: for state the
+// fake does not see change (the registry).
+func eventually(cond func() bool) bool {
+	for deadline := time.Now().Add(limit); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }

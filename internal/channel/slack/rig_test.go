@@ -214,7 +214,7 @@ func (rg *rig) acked(e *slackfake.Envelope, err error) slackfake.Envelope {
 	}
 	got, ok := rg.fake.WaitAck(limit, e)
 	if !ok || !rg.fake.AckedInTime(got) {
-		rg.t.Fatalf("envelope %s was not acknowledged in time: %+v", e.ID, got)
+		rg.t.Fatalf("envelope %s was not acknowledged in time: sent %v, acknowledged %v", e.ID, got.Sent, got.AckedAt)
 	}
 	return got
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -28,16 +29,26 @@ const (
 // on it is answered, and recorded nowhere.
 var sampleKey = channel.Key("", "askuser channels test")
 
+// drainLimit is how long the taps in hand may take to be delivered and
+// acknowledged once Serve's ctx ends: the run a tap answers may be
+// stopping because of it, and the answer must still be taken whole.
+const drainLimit = 5 * time.Second
+
+// flushGrace is how long the socket is kept after the last ack was
+// handed to slack-go, at the end: slack-go queues an ack for its writer
+// and says nothing once it is written, and closing the socket first
+// would leave the person with Slack's "try again" for a taken answer.
+const flushGrace = 250 * time.Millisecond
+
 // Serve implements channel.Channel: it holds a Socket Mode connection
 // (slack-go reconnects it when it drops or Slack asks it to) and hands
-// every Submit to h. It returns nil when ctx ends, and an error only when
-// Slack refuses the app-level token for good.
+// every Submit to h. It returns nil when ctx ends, once the taps in hand
+// are answered, and an error only when Slack refuses the app-level token
+// for good.
 func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
-	var taps sync.WaitGroup
-	defer taps.Wait()
 	wait := time.Second
 	for {
-		err := c.serveOnce(ctx, h, &taps)
+		err := c.serveOnce(ctx, h)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -54,40 +65,76 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 }
 
 // serveOnce runs one Socket Mode client until it fails for good or ctx
-// ends.
-func (c *Channel) serveOnce(ctx context.Context, h channel.Host, taps *sync.WaitGroup) error {
-	serve := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// ends. The client outlives ctx by as long as the taps in hand take to be
+// acknowledged (drain), so no tap taken goes unanswered.
+func (c *Channel) serveOnce(ctx context.Context, h channel.Host) error {
+	var taps sync.WaitGroup
+	defer taps.Wait()
+	var acked atomic.Int64 // when the last ack was queued, in Unix nanoseconds
+	smCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
 	sm := socketmode.New(c.api.client, socketmode.OptionDialer(c.dialer()),
 		socketmode.OptionPingInterval(c.opt.PingTimeout+c.opt.Grace), socketmode.OptionLog(log.New(io.Discard, "", 0)))
 	done := make(chan error, 1)
-	go func() { done <- sm.RunContext(ctx) }()
+	go func() { done <- sm.RunContext(smCtx) }()
 	var fatal error
 	for {
 		select {
+		case <-ctx.Done():
+			drain(sm, &taps, &acked, done)
+			return nil
 		case err := <-done:
 			if fatal != nil {
 				return fatal
 			}
-			if err != nil && ctx.Err() == nil {
+			if err != nil && smCtx.Err() == nil {
 				return c.api.fail(mOpen, err)
 			}
 			return err
 		case evt := <-sm.Events:
-			if err := c.event(serve, ctx, sm, h, evt, taps); err != nil && fatal == nil {
+			if err := c.event(ctx, smCtx, sm, h, evt, &taps, &acked); err != nil && fatal == nil {
 				fatal = err
-				cancel()
+				stop()
 			}
 		}
 	}
 }
 
+// drain waits, for at most drainLimit, until the taps in hand are
+// answered and their acks had flushGrace to be written, reading the
+// client's events meanwhile; a tap that arrives now is not taken, and,
+// unacknowledged, is refused by Slack with "try again".
+func drain(sm *socketmode.Client, taps *sync.WaitGroup, acked *atomic.Int64, done <-chan error) {
+	idle := make(chan struct{})
+	go func() {
+		taps.Wait()
+		time.Sleep(time.Until(time.Unix(0, acked.Load()).Add(flushGrace)))
+		close(idle)
+	}()
+	limit := time.NewTimer(drainLimit)
+	defer limit.Stop()
+	for {
+		select {
+		case <-idle:
+			return
+		case <-limit.C:
+			return
+		case <-done:
+			return
+		case <-sm.Events:
+		}
+	}
+}
+
 // event handles one Socket Mode event of the client sm, which lives as
-// long as smCtx; a tap is taken within ctx, Serve's. It returns an error
-// that ends the client (a token Slack refuses for good).
-func (c *Channel) event(ctx, smCtx context.Context, sm *socketmode.Client, h channel.Host, evt socketmode.Event, taps *sync.WaitGroup) error {
-	ack := func(id string) { _ = sm.AckCtx(smCtx, id, nil) }
+// long as smCtx; ctx is Serve's. It returns an error that ends the client
+// (a token Slack refuses for good).
+func (c *Channel) event(ctx, smCtx context.Context, sm *socketmode.Client, h channel.Host, evt socketmode.Event, taps *sync.WaitGroup, acked *atomic.Int64) error {
+	ack := func(id string) {
+		if sm.AckCtx(smCtx, id, nil) == nil {
+			acked.Store(time.Now().UnixNano())
+		}
+	}
 	switch evt.Type {
 	case socketmode.EventTypeInteractive:
 		cb, _ := evt.Data.(slack.InteractionCallback)
@@ -125,81 +172,6 @@ func (c *Channel) event(ctx, smCtx context.Context, sm *socketmode.Client, h cha
 		return &APIError{Method: mOpen, Code: "invalid_auth"}
 	}
 	return nil
-}
-
-// take answers one tap. The envelope is acknowledged as soon as the tap
-// is taken or refused, and after Options.AckWithin at the latest; what
-// the person is to be told follows, privately.
-func (c *Channel) take(ctx context.Context, acknowledge func(), h channel.Host, cb slack.InteractionCallback) {
-	ack := sync.OnceFunc(acknowledge)
-	late := time.AfterFunc(c.opt.AckWithin, ack)
-	defer late.Stop()
-	defer ack()
-	tok, action, ok := submitOf(cb)
-	if !ok {
-		return
-	}
-	id := delivery(cb, action)
-	if !c.seen.add(id) {
-		return // the same click again: it is being, or was, answered
-	}
-	v, set := c.verdict(ctx, h, tok, cb, id)
-	ack()
-	channelID, thread := cb.Container.ChannelID, cb.Container.ThreadTs
-	if channelID == "" {
-		channelID = cb.Channel.ID
-	}
-	if thread == "" {
-		thread = cb.Message.ThreadTimestamp
-	}
-	tell, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	if !v.OK {
-		if v.Text != "" {
-			_ = c.ephemeral(tell, channelID, thread, cb.User.ID, v.Text)
-		}
-		return
-	}
-	// The message tapped shows the outcome at once. The Host updates the
-	// message it knows of too, later; the two differ when a process was
-	// killed after posting a set and before keeping its reference, and
-	// posted the set again: then both show it.
-	tapped := ref{Channel: channelID, TS: cb.Container.MessageTs, Thread: thread, Head: head(set), Gist: gist(set)}
-	if b, err := json.Marshal(tapped); err == nil && tapped.TS != "" {
-		_ = c.Update(tell, channel.Ref(b), channel.Outcome{State: channel.Answered, Text: v.Text})
-	}
-}
-
-// verdict is what becomes of a tap, and the set it answered. Nothing is
-// delivered for a stranger, a stale rendering or a form that does not
-// answer the set: the verdict says what to tell the person.
-func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token, cb slack.InteractionCallback, id string) (channel.Verdict, channel.Set) {
-	no := func(text string) (channel.Verdict, channel.Set) { return channel.Verdict{Text: text}, channel.Set{} }
-	by := who(cb.User)
-	if !c.cfg.Allow.Allows(by.ID) {
-		return no(channel.NotAllowed)
-	}
-	if tok.Key == sampleKey {
-		return no(sample)
-	}
-	set, _, err := h.Lookup(ctx, tok.Key)
-	switch {
-	case errors.Is(err, channel.ErrUnknownSet):
-		return no(notWaiting)
-	case err != nil:
-		return no(tryAgain)
-	case tok.Rev != set.Rev:
-		return no(stale)
-	}
-	answers, err := answersOf(set, tok, cb.BlockActionState, by, c.opt.Now())
-	if err != nil {
-		return no(err.Error())
-	}
-	v := h.Deliver(ctx, channel.Tap{Key: tok.Key, Rev: tok.Rev, Answers: answers, Who: by, Delivery: id})
-	if v.OK && v.Text == "" {
-		v.Text = "Answered by " + by.Via() + "."
-	}
-	return v, set
 }
 
 // dialer opens Socket Mode's websocket on a connection that gives up on

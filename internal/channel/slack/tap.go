@@ -1,9 +1,13 @@
 package slack
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slack-go/slack"
@@ -139,4 +143,82 @@ func (f *form) answer(q ask.Question) (ask.Answer, error) {
 // clicked, on which message, when.
 func delivery(cb slack.InteractionCallback, a *slack.BlockAction) string {
 	return "slack:" + cb.User.ID + ":" + cb.Container.MessageTs + ":" + a.ActionTs
+}
+
+// take answers one tap. The envelope is acknowledged as soon as the tap
+// is taken or refused, and after Options.AckWithin at the latest; what
+// the person is to be told follows, privately.
+func (c *Channel) take(serving context.Context, acknowledge func(), h channel.Host, cb slack.InteractionCallback) {
+	// A tap taken is answered whole, though serving ends meanwhile; what
+	// follows the answer gets a minute, or drainLimit once serving ends.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(serving), time.Minute)
+	defer cancel()
+	defer context.AfterFunc(serving, func() { time.AfterFunc(drainLimit, cancel) })()
+	ack := sync.OnceFunc(acknowledge)
+	late := time.AfterFunc(c.opt.AckWithin, ack)
+	defer late.Stop()
+	defer ack()
+	tok, action, ok := submitOf(cb)
+	if !ok {
+		return
+	}
+	id := delivery(cb, action)
+	if !c.seen.add(id) {
+		return // the same click again: it is being, or was, answered
+	}
+	v, set := c.verdict(ctx, h, tok, cb, id)
+	ack()
+	channelID, thread := cb.Container.ChannelID, cb.Container.ThreadTs
+	if channelID == "" {
+		channelID = cb.Channel.ID
+	}
+	if thread == "" {
+		thread = cb.Message.ThreadTimestamp
+	}
+	if !v.OK {
+		if v.Text != "" {
+			_ = c.ephemeral(ctx, channelID, thread, cb.User.ID, v.Text)
+		}
+		return
+	}
+	// The message tapped shows the outcome at once. The Host updates the
+	// message it knows of too, later; the two differ when a process was
+	// killed after posting a set and before keeping its reference, and
+	// posted the set again: then both show it.
+	tapped := ref{Channel: channelID, TS: cb.Container.MessageTs, Thread: thread, Head: head(set), Gist: gist(set)}
+	if b, err := json.Marshal(tapped); err == nil && tapped.TS != "" {
+		_ = c.Update(ctx, channel.Ref(b), channel.Outcome{State: channel.Answered, Text: v.Text})
+	}
+}
+
+// verdict is what becomes of a tap, and the set it answered. Nothing is
+// delivered for a stranger, a stale rendering or a form that does not
+// answer the set: the verdict says what to tell the person.
+func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token, cb slack.InteractionCallback, id string) (channel.Verdict, channel.Set) {
+	no := func(text string) (channel.Verdict, channel.Set) { return channel.Verdict{Text: text}, channel.Set{} }
+	by := who(cb.User)
+	if !c.cfg.Allow.Allows(by.ID) {
+		return no(channel.NotAllowed)
+	}
+	if tok.Key == sampleKey {
+		return no(sample)
+	}
+	set, _, err := h.Lookup(ctx, tok.Key)
+	switch {
+	case errors.Is(err, channel.ErrUnknownSet):
+		return no(notWaiting)
+	case err != nil:
+		return no(tryAgain)
+	case tok.Rev != set.Rev:
+		return no(stale)
+	}
+	answers, err := answersOf(set, tok, cb.BlockActionState, by, c.opt.Now())
+	if err != nil {
+		return no(err.Error())
+	}
+	v := h.Deliver(ctx, channel.Tap{Key: tok.Key, Rev: tok.Rev, Answers: answers, Who: by, Delivery: id})
+	if v.OK && v.Text == "" {
+		v.Text = "Answered by " + by.Via() + "."
+	}
+	return v, set
 }
