@@ -74,38 +74,24 @@ func (r *slackRig) file(t testing.TB, name, text string) string {
 // message waits for a message that shows want.
 func (r *slackRig) message(t testing.TB, want string) slackfake.Message {
 	t.Helper()
-	var found slackfake.Message
-	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
-		for _, m := range s.Messages() {
-			if !m.Deleted && strings.Contains(m.View(), want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	}) {
-		t.Fatalf("no message shows %q; the workspace has:\n%s", want, slackViews(r.fake.Messages()))
+	m, ok := r.fake.WaitMessage(waitLimit, slackfake.Showing(want))
+	if !ok {
+		t.Fatalf("no message shows %q; the workspace has:\n%s", want, r.fake.Views())
 	}
-	return found
+	return m
 }
 
 // updated waits until message ts shows text.
 func (r *slackRig) updated(t *testing.T, ts, text string) {
 	t.Helper()
-	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
-		for _, m := range s.Messages() {
-			if m.TS == ts && m.Updates > 0 && strings.Contains(m.View(), text) {
-				return true
-			}
-		}
-		return false
-	}) {
-		t.Fatalf("message %s never showed %q; the workspace has:\n%s", ts, text, slackViews(r.fake.Messages()))
+	if _, ok := r.fake.WaitMessage(waitLimit, slackfake.UpdatedTo(ts, text)); !ok {
+		t.Fatalf("message %s never showed %q; the workspace has:\n%s", ts, text, r.fake.Views())
 	}
 }
 
-// submit fills in message m as user and presses Submit, and requires the
-// envelope to be acknowledged within Slack's 3 s.
+// submit fills in message m as user (as first posted, when posted) and
+// presses Submit, and requires the envelope to be acknowledged within
+// Slack's 3 s.
 func (r *slackRig) submit(t testing.TB, m slackfake.Message, user slackfake.User, posted bool, picks ...slackfake.Pick) slackfake.Envelope {
 	t.Helper()
 	submit := r.fake.Submit
@@ -116,11 +102,9 @@ func (r *slackRig) submit(t testing.TB, m slackfake.Message, user slackfake.User
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := r.fake.WaitAck(waitLimit, e)
-	if !ok || !r.fake.AckedInTime(got) {
-		opened, open := r.fake.Connections()
-		t.Fatalf("envelope %s (on connection %d of %d opened, %d open) was not acknowledged in time: sent %v, acknowledged %v",
-			e.ID, got.Conn, opened, open, got.Sent, got.AckedAt)
+	got, err := r.fake.Acked(waitLimit, e)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return got
 }
@@ -128,14 +112,7 @@ func (r *slackRig) submit(t testing.TB, m slackfake.Message, user slackfake.User
 // told waits until user is told text, privately.
 func (r *slackRig) told(t testing.TB, user, text string) {
 	t.Helper()
-	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
-		for _, e := range s.Ephemerals() {
-			if e.User == user && strings.Contains(e.Text, text) {
-				return true
-			}
-		}
-		return false
-	}) {
+	if !r.fake.WaitTold(waitLimit, user, text) {
 		t.Fatalf("%s was never told %q; ephemerals: %+v", user, text, r.fake.Ephemerals())
 	}
 }
@@ -144,10 +121,7 @@ func (r *slackRig) told(t testing.TB, user, text string) {
 // is open.
 func (r *slackRig) connections(t testing.TB, n int) {
 	t.Helper()
-	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool {
-		opened, open := s.Connections()
-		return opened >= n && open >= 1
-	}) {
+	if !r.fake.WaitConnections(waitLimit, n) {
 		opened, open := r.fake.Connections()
 		t.Fatalf("%d Socket Mode connections opened (%d open), want %d", opened, open, n)
 	}
@@ -186,14 +160,6 @@ func askuserCmdlines() []string {
 		}
 	}
 	return out
-}
-
-func slackViews(ms []slackfake.Message) string {
-	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString("--- " + m.TS + " (thread " + m.Thread + ")\n" + m.View())
-	}
-	return b.String()
 }
 
 // waitErr waits until a process's stderr holds want.
@@ -282,7 +248,7 @@ func TestSlackStaleTapIsRefused(t *testing.T) {
 	}
 	second := startBackground(t, r.env, "ask", "--frontend", "slack", "--id", "set-db", "--json", q)
 	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool { return len(s.Messages()) >= 2 }) {
-		t.Fatalf("the set was not asked anew:\n%s", slackViews(r.fake.Messages()))
+		t.Fatalf("the set was not asked anew:\n%s", r.fake.Views())
 	}
 	fresh := r.fake.Messages()[1]
 	r.submit(t, old, slackAlice, true, slackfake.Pick{Options: []int{0}})
@@ -482,7 +448,7 @@ func TestSlackAnswersASuspendedRun(t *testing.T) {
 		}
 		return false
 	}) {
-		t.Fatalf("what the agent did next was not posted in the thread:\n%s\nserve: %s", slackViews(r.fake.Messages()), second.stderr)
+		t.Fatalf("what the agent did next was not posted in the thread:\n%s\nserve: %s", r.fake.Views(), second.stderr)
 	}
 	if !strings.Contains(reply.View(), "Via: @alice on Slack") {
 		t.Errorf("the reply: %s", reply.View())
@@ -518,7 +484,7 @@ func TestSlackDeletedMessage(t *testing.T) {
 		}
 		return false
 	}) {
-		t.Fatalf("what the agent did next was not posted:\n%s\nserve: %s", slackViews(r.fake.Messages()), serve.stderr)
+		t.Fatalf("what the agent did next was not posted:\n%s\nserve: %s", r.fake.Views(), serve.stderr)
 	}
 	var updates []slackfake.Call
 	for _, c := range r.fake.Calls("chat.update") {

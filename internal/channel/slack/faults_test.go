@@ -87,10 +87,7 @@ func TestSocketReconnects(t *testing.T) {
 // connections waits until n connections were opened and one is open.
 func (rg *rig) connections(n int) {
 	rg.t.Helper()
-	if !rg.fake.WaitFor(limit, func(s *slackfake.Server) bool {
-		opened, open := s.Connections()
-		return opened >= n && open >= 1
-	}) {
+	if !rg.fake.WaitConnections(limit, n) {
 		opened, open := rg.fake.Connections()
 		rg.t.Fatalf("%d connections opened (%d open), want %d", opened, open, n)
 	}

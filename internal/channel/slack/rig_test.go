@@ -146,50 +146,27 @@ func (a *asking) wait(t *testing.T) []ask.Answer {
 // message waits for a message that shows want, and returns it.
 func (rg *rig) message(want string) slackfake.Message {
 	rg.t.Helper()
-	var found slackfake.Message
-	if !rg.fake.WaitFor(limit, func(s *slackfake.Server) bool {
-		for _, m := range s.Messages() {
-			if !m.Deleted && strings.Contains(m.View(), want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	}) {
-		rg.t.Fatalf("no message shows %q; the workspace has:\n%s\nrelay log:\n%s", want, views(rg.fake.Messages()), rg.log.String())
+	m, ok := rg.fake.WaitMessage(limit, slackfake.Showing(want))
+	if !ok {
+		rg.t.Fatalf("no message shows %q; the workspace has:\n%s\nrelay log:\n%s", want, rg.fake.Views(), rg.log.String())
 	}
-	return found
+	return m
 }
 
 // updated waits until message ts shows text, and returns it.
 func (rg *rig) updated(ts, text string) slackfake.Message {
 	rg.t.Helper()
-	var found slackfake.Message
-	if !rg.fake.WaitFor(limit, func(s *slackfake.Server) bool {
-		for _, m := range s.Messages() {
-			if m.TS == ts && m.Updates > 0 && strings.Contains(m.View(), text) {
-				found = m
-				return true
-			}
-		}
-		return false
-	}) {
-		rg.t.Fatalf("message %s never showed %q; the workspace has:\n%s\nrelay log:\n%s", ts, text, views(rg.fake.Messages()), rg.log.String())
+	m, ok := rg.fake.WaitMessage(limit, slackfake.UpdatedTo(ts, text))
+	if !ok {
+		rg.t.Fatalf("message %s never showed %q; the workspace has:\n%s\nrelay log:\n%s", ts, text, rg.fake.Views(), rg.log.String())
 	}
-	return found
+	return m
 }
 
 // ephemeral waits for a message only user sees that holds text.
 func (rg *rig) ephemeral(user, text string) {
 	rg.t.Helper()
-	if !rg.fake.WaitFor(limit, func(s *slackfake.Server) bool {
-		for _, e := range s.Ephemerals() {
-			if e.User == user && strings.Contains(e.Text, text) {
-				return true
-			}
-		}
-		return false
-	}) {
+	if !rg.fake.WaitTold(limit, user, text) {
 		rg.t.Fatalf("%s was never told %q; ephemerals: %+v", user, text, rg.fake.Ephemerals())
 	}
 }
@@ -212,9 +189,9 @@ func (rg *rig) acked(e *slackfake.Envelope, err error) slackfake.Envelope {
 	if err != nil {
 		rg.t.Fatal(err)
 	}
-	got, ok := rg.fake.WaitAck(limit, e)
-	if !ok || !rg.fake.AckedInTime(got) {
-		rg.t.Fatalf("envelope %s was not acknowledged in time: sent %v, acknowledged %v", e.ID, got.Sent, got.AckedAt)
+	got, err := rg.fake.Acked(limit, e)
+	if err != nil {
+		rg.t.Fatal(err)
 	}
 	return got
 }
@@ -223,14 +200,6 @@ func (rg *rig) acked(e *slackfake.Envelope, err error) slackfake.Envelope {
 func (rg *rig) pending(key string) bool {
 	e, err := rg.st.Registry().Get(context.Background(), key)
 	return err == nil && e.Pending()
-}
-
-func views(ms []slackfake.Message) string {
-	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString("--- " + m.TS + "\n" + m.View())
-	}
-	return b.String()
 }
 
 func blocksOf(t *testing.T, m slackfake.Message) []map[string]any {
