@@ -99,27 +99,28 @@ func (a *api) gate(method string) time.Time {
 func (a *api) fail(method string, err error) error {
 	var rl *slack.RateLimitedError
 	var sc slack.StatusCodeError
-	wait := time.Duration(0)
 	switch {
 	case errors.As(err, &rl):
-		wait = rl.RetryAfter
+		return a.hold(method, rl.RetryAfter)
 	case errors.As(err, &sc) && sc.Code == http.StatusTooManyRequests:
-		wait = time.Second // a 429 without Retry-After: Slack always sends one; a proxy may not
-	}
-	if errors.As(err, &rl) || wait > 0 {
-		until := a.now().Add(max(wait, time.Second))
-		a.mu.Lock()
-		if until.After(a.gates[method]) {
-			a.gates[method] = until
-		}
-		a.mu.Unlock()
-		return &RateLimited{Method: method, Until: until}
+		return a.hold(method, 0) // no Retry-After: Slack always sends one; a proxy may not
 	}
 	var se slack.SlackErrorResponse
 	if errors.As(err, &se) {
 		return &APIError{Method: method, Code: channel.Redact(se.Err, a.secrets...), Needed: channel.Redact(se.Needed, a.secrets...)}
 	}
 	return &APIError{Method: method, Down: true, Detail: channel.Redact(err.Error(), a.secrets...), Host: a.host}
+}
+
+// hold closes method's gate for wait (a second at least).
+func (a *api) hold(method string, wait time.Duration) *RateLimited {
+	until := a.now().Add(max(wait, time.Second))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if until.After(a.gates[method]) {
+		a.gates[method] = until
+	}
+	return &RateLimited{Method: method, Until: a.gates[method]}
 }
 
 // RateLimited is a call Slack asked to make later.

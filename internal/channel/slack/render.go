@@ -176,7 +176,7 @@ func detailText(detail, link string) string {
 	if esc := escape(body); utf8.RuneCountInString(esc)+fences <= maxText {
 		return "```" + esc + "```"
 	}
-	note := "\n_Cut here: %d more characters are not shown in Slack._"
+	note := "\n_Cut here: %d more characters are not shown in Slack; askuser serve shows all of it on the session's page._"
 	if link != "" {
 		note = "\n_Cut here: %d more characters; all of it is on <" + escape(link) + "|the inbox page>._"
 	}

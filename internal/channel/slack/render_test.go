@@ -132,6 +132,9 @@ func TestRenderKeepsSlacksLimits(t *testing.T) {
 	if !strings.Contains(m.View(), "LLLL… (Recommended)") {
 		t.Errorf("a long recommended label lost its mark:\n%s", m.View())
 	}
+	if !strings.Contains(view, "more characters are not shown in Slack; askuser serve shows all of it on the session's page._") {
+		t.Error("an input cut without a link to the inbox does not say where to read all of it")
+	}
 	if !strings.Contains(view, "• *"+strings.Repeat("L", 120)+" (Recommended)*") {
 		t.Errorf("a label cut in its option is not shown whole beside the question:\n%s", view)
 	}
