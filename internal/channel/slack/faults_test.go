@@ -44,8 +44,8 @@ func TestAPIDownAtSendTime(t *testing.T) {
 	if n := len(rg.fake.Calls("chat.postMessage")); n != 4 {
 		t.Errorf("chat.postMessage was called %d times; want 3 failures and a success", n)
 	}
-	if !strings.Contains(rg.log.String(), "could not send question") {
-		t.Errorf("the failures were not logged:\n%s", rg.log.String())
+	if !strings.Contains(rg.logText(), "could not send question") {
+		t.Errorf("the failures were not logged:\n%s", rg.logText())
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{0}})
 	a.wait(t)
@@ -153,11 +153,11 @@ func TestTokensNeverLeak(t *testing.T) {
 	rg.fake.Refuse("chat.postMessage", "channel_not_found")
 	a := rg.ask("", ask.Request{ID: "ask_tokens", Questions: []ask.Question{dbQuestion}})
 	_ = a
-	if !rg.fake.WaitFor(limit, func(*slackfake.Server) bool { return strings.Contains(rg.log.String(), "channel_not_found") }) {
-		t.Fatalf("the refusal was not logged:\n%s", rg.log.String())
+	if !rg.fake.WaitFor(limit, func(*slackfake.Server) bool { return strings.Contains(rg.logText(), "channel_not_found") }) {
+		t.Fatalf("the refusal was not logged:\n%s", rg.logText())
 	}
 	var texts []string
-	texts = append(texts, rg.log.String())
+	texts = append(texts, rg.logText())
 	bad := rg.channel(slack.Options{}, func(env map[string]string) { env["SLACK_BOT_TOKEN"] = "xoxb-wrong-0123456789" })
 	err := bad.Check(context.Background())
 	if err == nil {

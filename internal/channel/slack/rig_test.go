@@ -3,8 +3,8 @@ package slack_test
 import (
 	"context"
 	"encoding/json"
-	"strings"
-	"sync"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -34,7 +34,7 @@ type rig struct {
 	fake  *slackfake.Server
 	ch    *slack.Channel
 	relay *relay.Relay
-	log   *lockedLog
+	log   *os.File // the relay's log
 	stop  func()
 }
 
@@ -49,7 +49,12 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	t.Helper()
 	fake := slackfake.NewServer(slackfake.Config{})
 	t.Cleanup(fake.Close)
-	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &lockedLog{}}
+	log, err := os.Create(filepath.Join(t.TempDir(), "relay.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { log.Close() })
+	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: log}
 	rg.ch = rg.channel(o.opt, o.config)
 	cfg := relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Sessions: rg.st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: allowList(t)}}, Hold: rg.st.HoldChannel, Inbox: true,
@@ -106,7 +111,7 @@ func (rg *rig) start() {
 	rg.stop = func() { cancel(); <-done }
 	rg.t.Cleanup(func() {
 		rg.stop()
-		if s := rg.log.String(); s != "" {
+		if s := rg.logText(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
 		}
 	})
@@ -148,7 +153,7 @@ func (rg *rig) message(want string) slackfake.Message {
 	rg.t.Helper()
 	m, ok := rg.fake.WaitMessage(limit, slackfake.Showing(want))
 	if !ok {
-		rg.t.Fatalf("no message shows %q; the workspace has:\n%s\nrelay log:\n%s", want, rg.fake.Views(), rg.log.String())
+		rg.t.Fatalf("no message shows %q; the workspace has:\n%s\nrelay log:\n%s", want, rg.fake.Views(), rg.logText())
 	}
 	return m
 }
@@ -158,7 +163,7 @@ func (rg *rig) updated(ts, text string) slackfake.Message {
 	rg.t.Helper()
 	m, ok := rg.fake.WaitMessage(limit, slackfake.UpdatedTo(ts, text))
 	if !ok {
-		rg.t.Fatalf("message %s never showed %q; the workspace has:\n%s\nrelay log:\n%s", ts, text, rg.fake.Views(), rg.log.String())
+		rg.t.Fatalf("message %s never showed %q; the workspace has:\n%s\nrelay log:\n%s", ts, text, rg.fake.Views(), rg.logText())
 	}
 	return m
 }
@@ -211,21 +216,10 @@ func blocksOf(t *testing.T, m slackfake.Message) []map[string]any {
 	return b
 }
 
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+// logText is what the relay logged so far.
+func (rg *rig) logText() string {
+	b, _ := os.ReadFile(rg.log.Name())
+	return string(b)
 }
 
 var (
