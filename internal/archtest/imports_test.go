@@ -114,6 +114,11 @@ func TestImportRules(t *testing.T) {
 	// Provider SDKs are the providers' business.
 	only(t, files, "github.com/anthropics/anthropic-sdk-go", "agentloop/anthropic.go", "agentloop/anthropic_stream.go", "agentloop/provider/")
 	only(t, files, "github.com/openai/openai-go", "agentloop/openai.go", "agentloop/openai_stream.go", "agentloop/provider/")
+	// Each chat platform's SDK has one room: Slack's is the Slack
+	// channel's (its fake speaks the wire format without it), and the
+	// websocket library it brings serves that channel and the fake only.
+	only(t, files, "github.com/slack-go/slack", "internal/channel/slack/")
+	only(t, files, "github.com/gorilla/websocket", "internal/channel/slack/", "internal/channel/slack/slackfake/")
 	// The shell parser reads approval rules' command lines, in the rules'
 	// own room.
 	only(t, files, "mvdan.cc/sh", "internal/approval/")
