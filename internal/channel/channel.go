@@ -184,7 +184,10 @@ type Channel interface {
 	// Serve receives taps and hands them to h until ctx ends. It returns
 	// nil when ctx ends, and an error only when the channel cannot go on
 	// (a revoked token); passing faults (a dropped socket, a 429, a long
-	// poll gone silent) are retried inside it.
+	// poll gone silent) are retried inside it. A tap it has received is
+	// delivered and answered (the verdict, the platform's ack) even when
+	// ctx ends meanwhile: the run the tap answers may be stopping because
+	// of it.
 	Serve(ctx context.Context, h Host) error
 	// Check verifies the configuration against the platform and sends a
 	// sample question (askuser channels test); its error says in one line
