@@ -44,7 +44,7 @@ type waRig struct {
 	serves []*bgAskuser
 }
 
-func newWARig(t *testing.T) *waRig {
+func newWARig(t testing.TB) *waRig {
 	t.Helper()
 	fake := whatsappfake.New(waToken, waPhoneID, waAppSecret)
 	t.Cleanup(fake.Close)
@@ -80,7 +80,7 @@ func (w *waRig) waitState(t *testing.T, id string) {
 }
 
 // freeAddr is a loopback address free now.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -92,7 +92,7 @@ func freeAddr(t *testing.T) string {
 
 // serve starts askuser serve on the rig's address and waits until it
 // serves WhatsApp.
-func (w *waRig) serve(t *testing.T) *bgAskuser {
+func (w *waRig) serve(t testing.TB) *bgAskuser {
 	t.Helper()
 	p := startBackground(t, w.env, "serve", "--listen", w.listen)
 	w.serves = append(w.serves, p)
@@ -122,7 +122,7 @@ func (w *waRig) serveStarting(t *testing.T) *bgAskuser {
 }
 
 // message waits for a message that cond accepts.
-func (w *waRig) message(t *testing.T, what string, cond func(whatsappfake.Sent) bool) whatsappfake.Sent {
+func (w *waRig) message(t testing.TB, what string, cond func(whatsappfake.Sent) bool) whatsappfake.Sent {
 	t.Helper()
 	var found whatsappfake.Sent
 	_, ok := w.fake.WaitFor(waitLimit, func(ms []whatsappfake.Sent) bool {
@@ -156,7 +156,7 @@ func waReplyTo(id, prefix string) func(whatsappfake.Sent) bool {
 }
 
 // took requires a delivery to have been taken.
-func took(t *testing.T) func(whatsappfake.Delivery, error) whatsappfake.Delivery {
+func took(t testing.TB) func(whatsappfake.Delivery, error) whatsappfake.Delivery {
 	return func(d whatsappfake.Delivery, err error) whatsappfake.Delivery {
 		t.Helper()
 		if err != nil || d.Final() != 200 {
@@ -270,7 +270,7 @@ func TestWhatsAppLateAnswerResumesTheSession(t *testing.T) {
 }
 
 // filesUnder is every file under dir, concatenated.
-func filesUnder(t *testing.T, dir string) string {
+func filesUnder(t testing.TB, dir string) string {
 	t.Helper()
 	var b strings.Builder
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
