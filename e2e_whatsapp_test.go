@@ -124,27 +124,15 @@ func (w *waRig) serveStarting(t *testing.T) *bgAskuser {
 // message waits for a message that cond accepts.
 func (w *waRig) message(t testing.TB, what string, cond func(whatsappfake.Sent) bool) whatsappfake.Sent {
 	t.Helper()
-	var found whatsappfake.Sent
-	_, ok := w.fake.WaitFor(waitLimit, func(ms []whatsappfake.Sent) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := w.fake.First(waitLimit, cond)
 	if !ok {
-		var all strings.Builder
-		for _, m := range w.fake.Sent() {
-			all.WriteString(whatsappfake.Render(m))
-		}
+		var serves strings.Builder
 		for _, p := range w.serves {
-			all.WriteString("serve: " + p.stderr.String())
+			serves.WriteString("serve: " + p.stderr.String())
 		}
-		t.Fatalf("no message %s; WhatsApp has:\n%s", what, all.String())
+		t.Fatalf("no message %s; WhatsApp has:\n%s%s", what, w.fake.Transcript(), serves.String())
 	}
-	return found
+	return m
 }
 
 func waAsking(header string) func(whatsappfake.Sent) bool {

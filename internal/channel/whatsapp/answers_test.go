@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel/whatsapp/whatsappfake"
 )
 
 // A single select of two options goes out as reply buttons; a tap answers
@@ -88,7 +89,7 @@ func TestFourQuestionsOneAtATime(t *testing.T) {
 	taken(t)(rg.fake.Tap(alice, q1, 0))
 	q2 := rg.message("asking the second", asking1("Language"))
 	if q2.ReplyTo != q1.ID || !strings.HasPrefix(q2.Text(), "✓ Database: PostgreSQL") {
-		t.Errorf("the second question does not follow the first:\n%s", whatsappfakeRender(q2))
+		t.Errorf("the second question does not follow the first:\n%s", whatsappfake.Render(q2))
 	}
 	taken(t)(rg.fake.Tap(alice, q2, 3))
 	q3 := rg.message("asking the third", asking1("Features"))

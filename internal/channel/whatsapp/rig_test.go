@@ -101,9 +101,7 @@ func (rg *rig) start() *rig {
 		cancel()
 		<-done
 		if rg.t.Failed() {
-			for _, m := range rg.fake.Sent() {
-				rg.t.Log("\n" + whatsappfake.Render(m))
-			}
+			rg.t.Log("WhatsApp has:\n" + rg.fake.Transcript())
 		}
 		if s := rg.log.String(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
@@ -132,27 +130,14 @@ func (rg *rig) ask(req ask.Request) *asking {
 	return a
 }
 
-// message waits for the n-th message (from 1) that cond accepts.
+// message waits for a message that cond accepts.
 func (rg *rig) message(what string, cond func(whatsappfake.Sent) bool) whatsappfake.Sent {
 	rg.t.Helper()
-	var found whatsappfake.Sent
-	_, ok := rg.fake.WaitFor(limit, func(ms []whatsappfake.Sent) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := rg.fake.First(limit, cond)
 	if !ok {
-		var all strings.Builder
-		for _, m := range rg.fake.Sent() {
-			all.WriteString(whatsappfake.Render(m))
-		}
-		rg.t.Fatalf("no message %s; WhatsApp has:\n%s\nrelay log:\n%s", what, all.String(), rg.log.String())
+		rg.t.Fatalf("no message %s; WhatsApp has:\n%s\nrelay log:\n%s", what, rg.fake.Transcript(), rg.log.String())
 	}
-	return found
+	return m
 }
 
 func asking1(header string) func(whatsappfake.Sent) bool {
@@ -232,5 +217,3 @@ func (l *lockedLog) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
-
-func whatsappfakeRender(m whatsappfake.Sent) string { return whatsappfake.Render(m) }

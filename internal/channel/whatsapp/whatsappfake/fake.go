@@ -174,6 +174,32 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Sent) bool) ([]Sent, b
 	}
 }
 
+// First waits up to limit for a message sent that cond accepts, and
+// returns the first.
+func (s *Server) First(limit time.Duration, cond func(Sent) bool) (Sent, bool) {
+	var found Sent
+	_, ok := s.WaitFor(limit, func(ms []Sent) bool {
+		for _, m := range ms {
+			if cond(m) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found, ok
+}
+
+// Transcript is every message sent so far as the phone shows it, for a
+// failing test to say what there was.
+func (s *Server) Transcript() string {
+	var b strings.Builder
+	for _, m := range s.Sent() {
+		b.WriteString(Render(m))
+	}
+	return b.String()
+}
+
 func (s *Server) changedLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
