@@ -11,8 +11,12 @@ import (
 )
 
 // refusal is a send WhatsApp refused for a reason a retry will not fix;
-// its text says why and what to do.
-type refusal struct{ text string }
+// its text says why and what to do. window: outside the 24-hour window,
+// which the person opens by writing.
+type refusal struct {
+	text   string
+	window bool
+}
 
 func (r *refusal) Error() string { return r.text }
 func (r *refusal) Unwrap() error { return channel.ErrRefused }
@@ -45,7 +49,7 @@ func (c *Channel) explain(err error) error {
 	case ae.code == codeBadParameter && ae.subcode == 33:
 		return fmt.Errorf("%s names no phone number this token can use: copy the phone number's id (not the number) from the app's WhatsApp API Setup page: %w", envPhoneID, err)
 	case ae.code == codeWindow:
-		return &refusal{text: windowText(c.to) + " (code 131047)"}
+		return &refusal{text: windowText(c.to) + " (code 131047)", window: true}
 	case ae.code == codeUndeliverable:
 		return &refusal{text: "WhatsApp cannot deliver to " + E164(c.to) + ": the number is not on WhatsApp, its app is too old, or its owner has not accepted WhatsApp's terms; check ASKUSER_WHATSAPP_TO (code 131026)"}
 	case ae.code == codeNotAllowedTo:

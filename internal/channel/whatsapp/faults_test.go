@@ -110,6 +110,7 @@ func TestWindowClosedAtOnce(t *testing.T) {
 	m := rg.message("asking", asking1("Database"))
 	taken(t)(rg.fake.Tap(alice, m, 0))
 	a.wait(t)
+	rg.message("saying who answered", replyTo(m.ID, "Answered: PostgreSQL — by +16505551234 on WhatsApp"))
 }
 
 func waitLog(t *testing.T, rg *rig, want string) {

@@ -109,11 +109,12 @@ func (c *Channel) advance(ctx context.Context, h channel.Host, s channel.Set) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
 	defer cancel()
 	id, err := c.sendMessage(ctx, question(c.to, s, st.Q, noted, replyTo), true)
+	var r *refusal
+	if errors.As(err, &r) {
+		st.Refused = r.text
+		_ = c.save(ctx, h, s.Key, st)
+	}
 	if err != nil {
-		if errors.Is(err, channel.ErrRefused) {
-			st.Refused = err.Error()
-			_ = c.save(ctx, h, s.Key, st)
-		}
 		notice(h, s.Key, fmt.Sprintf("could not send question %d of %d: %v", st.Q+1, n, err))
 		return
 	}

@@ -78,24 +78,28 @@ func (st state) asks(id string) int {
 	return slices.Index(st.Msgs, id)
 }
 
-// ref is a message as a channel.Ref: {"id":"wamid…"}.
+// ref is a set's message as a channel.Ref: the set's key, and the
+// message that asked its first question, when one was delivered.
 type ref struct {
-	ID string `json:"id"`
+	Key string `json:"key"`
+	ID  string `json:"id,omitempty"`
 }
 
-func refOf(id string) channel.Ref {
-	b, _ := json.Marshal(ref{ID: id})
+func refOf(key, id string) channel.Ref {
+	b, _ := json.Marshal(ref{Key: key, ID: id})
 	return channel.Ref(b)
 }
 
-// refID is the message a ref names; "" for none.
-func refID(r channel.Ref) string {
+func readRef(r channel.Ref) ref {
 	var x ref
-	if len(r) == 0 || json.Unmarshal(r, &x) != nil {
-		return ""
+	if len(r) > 0 {
+		_ = json.Unmarshal(r, &x)
 	}
-	return x.ID
+	return x
 }
+
+// refID is the message a ref names; "" for none.
+func refID(r channel.Ref) string { return readRef(r).ID }
 
 // keyLocks serialise the work on one set in this process: a set's state
 // is read, changed and saved whole. Only askuser serve receives

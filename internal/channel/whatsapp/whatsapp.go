@@ -27,9 +27,12 @@
 //     however often it is delivered.
 //   - The webhook answers without waiting on WhatsApp: what it sends
 //     back (the next question, a refusal) goes out from Serve's loop.
-//   - Outside WhatsApp's 24-hour window a send is refused: the error (or
-//     the notice, when WhatsApp says so later in a status) says so and
-//     what to do, and the question is sent again when the person writes.
+//   - Outside WhatsApp's 24-hour window only templates may be sent.
+//     Whether WhatsApp refuses a question at once (code 131047) or says
+//     so later in a status, serve's log says so and what to do (the
+//     Host's notice), the set stays answerable everywhere else, and the
+//     question is sent as soon as the person writes. Check returns the
+//     refusal itself (channel.ErrRefused).
 //   - Secrets (the token, the app secret, the phone number id, the
 //     verify token) appear in no error, notice or saved state.
 package whatsapp
@@ -220,8 +223,11 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 		return nil, err
 	}
 	st := loadState(raw)
-	if st.Rev == s.Rev && len(st.Msgs) > 0 {
-		return refOf(st.Msgs[0]), nil
+	switch {
+	case st.Rev == s.Rev && len(st.Msgs) > 0:
+		return refOf(s.Key, st.Msgs[0]), nil
+	case st.Rev == s.Rev && st.Refused != "":
+		return refOf(s.Key, ""), nil // waits for the window to open
 	}
 	st = state{Rev: s.Rev}
 	// Finished and recorded even when the relay stops meanwhile: a
@@ -229,31 +235,54 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
 	defer cancel()
 	id, err := c.sendMessage(ctx, question(c.to, s, 0, nil, refID(s.Thread)), false)
-	if err != nil {
-		if errors.Is(err, channel.ErrRefused) {
-			st.Refused = err.Error()
-			_ = c.save(ctx, h, s.Key, st)
+	var r *refusal
+	if errors.As(err, &r) && r.window {
+		// As when WhatsApp says so later, in a status: said in serve's
+		// log, and sent when the person writes. The set counts as
+		// sent, so its outcome and what follows find it then.
+		st.Refused = r.text
+		if err := c.save(ctx, h, s.Key, st); err != nil {
+			return nil, err
 		}
+		notice(h, s.Key, r.text)
+		return refOf(s.Key, ""), nil
+	}
+	if err != nil {
 		return nil, err
 	}
 	st.Msgs, st.SentAt = []string{id}, c.opts.Now()
 	// Not saved, the set still takes taps; only typed replies would not
 	// find it. Sending it again would ask twice.
 	_ = c.save(ctx, h, s.Key, st)
-	return refOf(id), nil
+	return refOf(s.Key, id), nil
+}
+
+// replyTo is the message an outcome or a follow-up of the set r names
+// replies to: the first question's, as delivered last (it is sent again
+// when WhatsApp refused it).
+func (c *Channel) replyTo(ctx context.Context, r channel.Ref) string {
+	x := readRef(r)
+	if h := c.currentHost(); h != nil && x.Key != "" {
+		if _, raw, err := h.Lookup(ctx, x.Key); err == nil {
+			if st := loadState(raw); len(st.Msgs) > 0 {
+				return st.Msgs[0]
+			}
+		}
+	}
+	return x.ID
 }
 
 // Update implements channel.Channel: WhatsApp cannot edit a message, so
 // the outcome ("Answered: SQLite — by +16505551234, 14:02") is a reply to
 // the set's message; its buttons are refused from then on by the Host.
 func (c *Channel) Update(ctx context.Context, r channel.Ref, o channel.Outcome) error {
-	_, err := c.sendMessage(ctx, textMessage(c.to, refID(r), channel.Cut(ask.DisplayBlock(o.Text), maxBody)), false)
+	_, err := c.sendMessage(ctx, textMessage(c.to, c.replyTo(ctx, r), channel.Cut(ask.DisplayBlock(o.Text), maxBody)), false)
 	return err
 }
 
 // Reply implements channel.Channel: text as a reply to the set's message.
 func (c *Channel) Reply(ctx context.Context, r channel.Ref, text string) error {
-	_, err := c.sendMessage(ctx, textMessage(c.to, refID(r), channel.Cut(ask.DisplayBlock(text), maxBody)), false)
+	_, err := c.sendMessage(ctx, textMessage(c.to, c.replyTo(ctx, r), channel.Cut(ask.DisplayBlock(text), maxBody)), false)
 	return err
 }
 
