@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
 )
 
@@ -204,7 +205,7 @@ func (c *client) failure(resp *http.Response, data []byte) error {
 // clean makes platform text safe to show and log: secrets redacted, one
 // line, at most n characters.
 func (c *client) clean(s string, n int) string {
-	return channel.Cut(strings.Join(strings.Fields(channel.Redact(s, c.secrets...)), " "), n)
+	return channel.Cut(ask.Display(channel.Redact(s, c.secrets...)), n)
 }
 
 func (c *client) redacted(err error) error {

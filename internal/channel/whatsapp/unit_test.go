@@ -1,9 +1,13 @@
 package whatsapp
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
@@ -135,5 +139,26 @@ func checkLimits(t *testing.T, m message) {
 				t.Errorf("row %+v", row)
 			}
 		}
+	}
+}
+
+// What a platform or a proxy says comes back cleaned: no secret, no
+// terminal escape, one line.
+func TestPlatformWordsAreCleaned(t *testing.T) {
+	const secret = "EAAGsecret0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = w.Write([]byte("proxy error\x1b[2J\nfor " + secret + "\r\nat " + r.URL.Path))
+	}))
+	defer srv.Close()
+	c := &client{api: srv.URL, phoneID: "106540352242922", token: secret, secrets: []string{secret, "106540352242922"},
+		http: srv.Client(), now: time.Now}
+	err := c.call(context.Background(), "/106540352242922/messages", map[string]string{}, nil, true)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	got := err.Error()
+	if strings.Contains(got, secret) || strings.Contains(got, "106540352242922") || strings.ContainsAny(got, "\x1b\r\n") || !strings.Contains(got, "proxy error") {
+		t.Errorf("the error reads %q", got)
 	}
 }
