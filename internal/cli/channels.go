@@ -20,9 +20,6 @@ import (
 // feInbox asks wherever askuser serve answers: its page and its channels.
 const feInbox = relay.Inbox
 
-// channelCategory groups the channels' flags in --help.
-const channelCategory = "Chat channels"
-
 // isRelayName reports whether a frontend name asks through the registry:
 // the inbox, or a chat channel askuser knows (linked or not).
 func isRelayName(name string) bool {
@@ -51,7 +48,7 @@ func channelFlags() []cli.Flag {
 	var flags []cli.Flag
 	for _, s := range channel.Specs() {
 		for _, set := range []channel.Setting{s.Dest, s.Users, s.API} {
-			flags = append(flags, &cli.StringFlag{Name: set.Flag(), Category: channelCategory,
+			flags = append(flags, &cli.StringFlag{Name: set.Flag(), Category: catChannels,
 				Usage: set.Usage + " (env " + set.Env + ")"})
 		}
 	}
@@ -100,7 +97,7 @@ func channelSources(c *cli.Context, e *env) (channel.Sources, error) {
 func buildChannel(name string, src channel.Sources) (relay.Served, error) {
 	spec, ok := channel.Lookup(name)
 	if !ok {
-		return relay.Served{}, usageErrorf("%q is not a chat channel; askuser knows %s", name, strings.Join(knownChannels(), ", "))
+		return relay.Served{}, usageErrorf("%s is not a chat channel; askuser knows %s", ask.Excerpt(name), strings.Join(knownChannels(), ", "))
 	}
 	if spec.New == nil {
 		return relay.Served{}, withCode(ExitUsage, spec.NotLinked())
