@@ -74,6 +74,13 @@ func TestMultiSelectAndOther(t *testing.T) {
 	if got := b.wait(t); len(got[0].Selected) != 0 || got[0].Custom != "Use both, behind a flag" {
 		t.Fatalf("answers %+v", got)
 	}
+
+	c := rg.ask(ask.Request{ID: "ask_5", Questions: []ask.Question{dbQuestion}})
+	m = rg.message("asking a third time", func(x whatsappfake.Sent) bool { return x.ID != m.ID && asking1("Database")(x) })
+	taken(t)(rg.fake.Type(alice, strings.Repeat("long words ", 250), m.ID))
+	if got := c.wait(t); len([]rune(got[0].Custom)) != ask.MaxFreeTextChars {
+		t.Fatalf("typed text of %d characters; want it capped at %d", len([]rune(got[0].Custom)), ask.MaxFreeTextChars)
+	}
 }
 
 // Four questions in one set are asked one at a time, each a reply to the
