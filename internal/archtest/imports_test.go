@@ -106,6 +106,9 @@ func TestImportRules(t *testing.T) {
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
 	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	// No Go SDK exists for WhatsApp's Cloud API: its client is the
+	// channel's own, and the command line alone links the channel in.
+	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
 	// The web side is wired in by the command line alone.
 	only(t, files, module+"/internal/inbox", "internal/cli/")
 	// chromedp drives the browser tests only: no file of the binary imports

@@ -39,7 +39,9 @@ func TestFrontendNamesAChannelNotBuiltIn(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "mcp", "--frontend", "pigeon")
-	if code != ExitUsage || !strings.Contains(errOut, `"pigeon" is not a frontend here; use survey, file, auto, elicit, web, inbox, slack or testchan`) {
+	names := append([]string{"survey", "file", "auto", "elicit", "web", "inbox"}, channelNames()...) // the linked channels, testchan last
+	want := `"pigeon" is not a frontend here; use ` + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if code != ExitUsage || !strings.Contains(errOut, want) || !strings.HasSuffix(want, " or testchan") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "hook", "--frontend", "web")
