@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/session"
 )
 
 func serveCommand(e *env) *cli.Command {
@@ -73,14 +74,16 @@ func runServe(c *cli.Context, e *env) error {
 
 // resumeCommandFor is how the inbox resumes a session: this binary's
 // askuser resume, reading the person's answers as JSON lines and keeping
-// the sets it gets no answer for. The environment's frontend settings are
+// the sets it gets no answer for. The id is a session.ID, made by
+// ParseID, and still goes after "--", so nothing in it is ever a flag. The environment's frontend settings are
 // dropped, since the flags say how to ask, and so is ASKUSER_NOTIFY_CMD:
 // the JSON-lines frontend would notify about every set it is given, the
 // ones just answered on the page too, and the page shows new questions as
 // they come.
-func resumeCommandFor(exe, stateDir string) func(id string) *exec.Cmd {
-	return func(id string) *exec.Cmd {
-		cmd := exec.Command(exe, "resume", id, "--print", "--frontend", feStdio, "--on-unanswered", "suspend", "--state-dir", stateDir)
+func resumeCommandFor(exe, stateDir string) func(id session.ID) *exec.Cmd {
+	return func(id session.ID) *exec.Cmd {
+		cmd := exec.Command(exe, "resume", "--print", "--frontend", feStdio, "--on-unanswered", "suspend", "--state-dir", stateDir,
+			"--", string(id))
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
 			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":

@@ -22,7 +22,7 @@ type InboxConfig struct {
 	// answers on its standard input, keeping the sets it gets no answer
 	// for pending (askuser resume ID -p --frontend stdio --on-unanswered
 	// suspend).
-	Resume func(id string) *exec.Cmd
+	Resume func(id session.ID) *exec.Cmd
 	// DescribeExit words a resume's exit code for the page.
 	DescribeExit func(code int) string
 	// Poll is how often the state directory is looked at for changes
@@ -132,12 +132,12 @@ func fingerprint(dir string) uint64 {
 // answer takes a person's answer to a pending set of a session and hands
 // it to askuser resume.
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
-	id, key := sess.Meta.ID, r.PathValue("key")
+	id, key := string(sess.Meta.ID), r.PathValue("key")
 	back := "/s/" + id
 	var set *session.Waiting
 	for _, wt := range sess.Waiting() {
@@ -155,7 +155,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusConflict, "this question set is no longer waiting (it was answered, or the session went on); reload the page")
 		return
 	}
-	if (run == nil || !run.running) && in.store.InUse(id) {
+	if (run == nil || !run.running) && in.store.InUse(sess.Meta.ID) {
 		// The run itself, or a resume at a terminal, holds the journal:
 		// ours would fail, so say so now.
 		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
@@ -166,7 +166,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	// in parts); set.Request holds those.
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
-		err = in.runs.submit(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
+		err = in.runs.submit(sess.Meta.ID, filepath.Join(in.store.SideDir(sess.Meta.ID), logName), set.Request, set.AskedAt, answers)
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key)
 	if !ok {

@@ -132,13 +132,13 @@ type runView struct {
 }
 
 func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	sum := sess.Summary()
-	id := sess.Meta.ID
+	id := string(sess.Meta.ID)
 	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
 		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
@@ -146,7 +146,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 		d.Status += ": " + ask.Display(sum.CancelReason)
 	}
 	run := in.runs.state(id)
-	busy := (run == nil || !run.running) && in.store.InUse(id)
+	busy := (run == nil || !run.running) && in.store.InUse(sess.Meta.ID)
 	pending := map[string]bool{}
 	for _, w := range sum.Questions { // sess.Waiting(), computed by Summary
 		key := setKey(w.ID)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // logName is the file in a session's side directory (session.Store.SideDir)
@@ -23,17 +24,19 @@ const logName = "serve.log"
 // and the journal stays the one record of what was answered: a set is
 // marked as sent only while a process carrying its answer runs.
 type resumer struct {
-	cmd      func(id string) *exec.Cmd
+	cmd      func(id session.ID) *exec.Cmd
 	describe func(code int) string
 	hub      *hub
 	now      func() time.Time
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// runs are keyed by the session's id as text, as pages name it.
 	runs map[string]*sessionRun
 }
 
 // sessionRun is what the inbox did for one session.
 type sessionRun struct {
+	id      session.ID
 	log     string          // path of serve.log
 	queue   [][]byte        // answer lines for the next process
 	sending map[string]bool // set ids whose answers are queued or being read
@@ -51,7 +54,7 @@ type sentSet struct {
 	askedAt, at time.Time
 }
 
-func newResumer(cmd func(string) *exec.Cmd, describe func(int) string, h *hub) *resumer {
+func newResumer(cmd func(session.ID) *exec.Cmd, describe func(int) string, h *hub) *resumer {
 	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, runs: map[string]*sessionRun{}}
 }
 
@@ -59,13 +62,13 @@ func newResumer(cmd func(string) *exec.Cmd, describe func(int) string, h *hub) *
 // starts askuser resume unless one is running for it; what it prints goes
 // to logPath. It returns ErrAlreadyAnswered when an answer to req is
 // already on its way.
-func (r *resumer) submit(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) error {
+func (r *resumer) submit(id session.ID, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	run := r.runs[id]
+	run := r.runs[string(id)]
 	if run == nil {
-		run = &sessionRun{log: logPath, sending: map[string]bool{}}
-		r.runs[id] = run
+		run = &sessionRun{id: id, log: logPath, sending: map[string]bool{}}
+		r.runs[string(id)] = run
 	}
 	if run.sending[req.ID] {
 		return ErrAlreadyAnswered
@@ -74,14 +77,14 @@ func (r *resumer) submit(id, logPath string, req ask.Request, askedAt time.Time,
 	run.queue = append(run.queue, answerLine(req, answers))
 	run.sent = append(run.sent, sentSet{req: req, answers: answers, askedAt: askedAt, at: r.now()})
 	if !run.running {
-		r.startLocked(id, run)
+		r.startLocked(run)
 	}
 	r.hub.bump()
 	return nil
 }
 
 // startLocked starts askuser resume for the queued answers.
-func (r *resumer) startLocked(id string, run *sessionRun) {
+func (r *resumer) startLocked(run *sessionRun) {
 	lines := run.queue
 	run.queue = nil
 	run.running, run.started, run.ended = true, r.now(), ""
@@ -93,12 +96,12 @@ func (r *resumer) startLocked(id string, run *sessionRun) {
 	if err == nil {
 		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming with %s given on the page by a person\n",
 			r.now().Format(time.DateTime), plural(len(lines), "answer line"))
-		cmd := r.cmd(id)
+		cmd := r.cmd(run.id)
 		cmd.Stdin = bytes.NewReader(bytes.Join(lines, nil))
 		cmd.Stdout, cmd.Stderr = logf, logf
 		detach(cmd)
 		if err = cmd.Start(); err == nil {
-			go r.wait(id, run, cmd, logf, carried)
+			go r.wait(run, cmd, logf, carried)
 			return
 		}
 		fmt.Fprintf(logf, "--- askuser serve: could not start askuser resume: %v\n", err)
@@ -109,7 +112,7 @@ func (r *resumer) startLocked(id string, run *sessionRun) {
 
 // wait records how a resume ended and starts the next one if answers
 // arrived meanwhile.
-func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File, carried map[string]bool) {
+func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File, carried map[string]bool) {
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	how := r.describe(code)
@@ -123,7 +126,7 @@ func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File,
 	defer r.mu.Unlock()
 	r.endLocked(run, carried, how)
 	if len(run.queue) > 0 {
-		r.startLocked(id, run)
+		r.startLocked(run)
 	}
 }
 

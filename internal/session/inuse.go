@@ -3,7 +3,4 @@ package session
 // InUse reports whether a process holds session id now (it runs, or asks
 // a question): List says so of every session, this of one, for a page
 // that shows a single session (askuser serve).
-func (st *Store) InUse(id string) bool {
-	path, err := st.find(id)
-	return err == nil && inUse(path)
-}
+func (st *Store) InUse(id ID) bool { return inUse(st.journal(id)) }

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // syncDir makes a new journal's directory entry durable; failure is not
@@ -27,9 +29,10 @@ func lock(f *os.File) (func(), error) {
 	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
 }
 
-// inUse reports whether a process holds the journal's lock.
+// inUse reports whether a process holds the journal's lock. What is not
+// a regular file is not opened, so never waited on.
 func inUse(path string) bool {
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return false
 	}
