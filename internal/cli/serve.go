@@ -16,6 +16,7 @@ import (
 
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 func serveCommand(e *env) *cli.Command {
@@ -111,20 +112,25 @@ func describeExit(code int) string {
 // the sessions beside it, which the token guards no more than the file.
 const serveURLFile = "serve.url"
 
+// maxServeURLBytes bounds what is read of serve.url: an address and its
+// token.
+const maxServeURLBytes = 4 << 10
+
 // leaveAddress writes the inbox's URL for runs to find, and returns what
-// takes it away again: only while it is still this inbox's.
+// takes it away again: only while it is still this inbox's. A link or a
+// FIFO planted as serve.url is refused, never written through.
 func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	path := filepath.Join(stateDir, serveURLFile)
 	err := os.MkdirAll(stateDir, 0o700)
 	if err == nil {
-		err = os.WriteFile(path, []byte(address+"\n"), 0o600)
+		err = statefile.WriteFile(path, []byte(address+"\n"), 0o600)
 	}
 	if err != nil {
 		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
 		return func() {}
 	}
 	return func() {
-		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == address {
+		if b, err := statefile.ReadFile(path, maxServeURLBytes); err == nil && strings.TrimSpace(string(b)) == address {
 			os.Remove(path)
 		}
 	}
@@ -136,7 +142,7 @@ func inboxURL(stateDir, id string) string {
 	if stateDir == "" || id == "" {
 		return ""
 	}
-	b, err := os.ReadFile(filepath.Join(stateDir, serveURLFile))
+	b, err := statefile.ReadFile(filepath.Join(stateDir, serveURLFile), maxServeURLBytes)
 	if err != nil {
 		return ""
 	}

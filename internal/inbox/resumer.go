@@ -12,6 +12,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // logName is the file in a session's side directory (session.Store.SideDir)
@@ -171,16 +172,20 @@ func (r *resumer) running() []string {
 	return ids
 }
 
+// openLog opens serve.log for appending, making the side directory if
+// need be. A link planted as either, or a FIFO as the log, is refused
+// (statefile): never written through, never waited on.
 func openLog(path string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := statefile.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return statefile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
-// tail returns the last limit bytes of the log, from a line start.
+// tail returns the last limit bytes of the log, from a line start ("" if
+// it is not a regular file).
 func tail(path string, limit int64) string {
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return ""
 	}
