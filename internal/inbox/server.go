@@ -51,7 +51,8 @@ type Server struct {
 	hub     *hub
 	mux     *http.ServeMux
 	http    *http.Server
-	ln      net.Listener
+	ln      *drainListener
+	conns   *connTracker
 	url     string
 	streams chan struct{}
 }
@@ -63,18 +64,23 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	host, _, err := net.SplitHostPort(addr)
+	host, err := checkListen(addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w %q: %v; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, addr, err)
+		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, host)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, err
+	}
+	tcp, ok := ln.(*net.TCPListener)
+	if !ok {
+		ln.Close()
+		return nil, fmt.Errorf("listen on %s: %w", addr, errNotTCP)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	loopback := loopbackHost(host)
-	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
-		streams: make(chan struct{}, maxStreams)}
+	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: newDrainListener(tcp),
+		conns: newConnTracker(), streams: make(chan struct{}, maxStreams)}
 	urlHost := host
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		if urlHost, err = os.Hostname(); err != nil {
@@ -90,7 +96,8 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
 	s.mux.HandleFunc("GET /events", s.events)
 	s.http = &http.Server{Handler: s.guard.wrap(s.mux), ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: httpMaxHeaderBytes,
+		ConnState: s.conns.state}
 	return s, nil
 }
 
@@ -106,9 +113,13 @@ func (s *Server) URL() string { return s.url }
 func (s *Server) Handler() http.Handler { return s.http.Handler }
 
 // Close tells open pages that askuser stopped, then stops serving,
-// letting requests under way finish until ctx ends.
+// answering every request already made (those still in the listener's
+// backlog too) until ctx ends; see drain.go.
 func (s *Server) Close(ctx context.Context) error {
 	s.hub.close()
+	s.http.SetKeepAlivesEnabled(false) // each answer closes its connection
+	s.ln.drain(ctx)
+	_ = s.conns.idle(ctx)
 	return s.http.Shutdown(ctx)
 }
 
