@@ -8,13 +8,19 @@
 //     field (questions, question, header, options, label, description,
 //     multiSelect). The answers file, the JSON-lines protocol and the JSON
 //     result reuse these types; there is no second schema.
+//   - Fields an MCP host adds to every tool (Gemini CLI's
+//     wait_for_previous) are ignored beside "questions", and only those, by
+//     name (hostFields in decode.go); any other key off the schema is
+//     refused with what to fix.
 //   - Every Answer carries its Source. Only a frontend that saw a person
 //     choose may set SourcePerson; the result text names every other source,
 //     so a model can always tell a person's choice from a machine's.
 //   - Text written by a model is passed through Display before a person sees
 //     it; text typed by a person is passed through CleanFreeText before a
 //     model sees it. Labels, headers and questions are compared (FoldKey)
-//     on what Display leaves, so what looks the same is the same.
+//     on what Display leaves, with look-alike letters of other scripts
+//     read as the Latin ones they are drawn as (skeleton), so what looks
+//     the same is the same.
 //   - A message that quotes a value it rejects quotes it through Excerpt,
 //     so its size does not depend on the size of the input, and a
 //     ValidationError lists at most MaxListedProblems problems.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 func askCommand(e *env) *cli.Command {
@@ -26,12 +26,17 @@ with "-" (answer lines may follow it on the same stream), asks through the chose
 and prints the tool result the model would get (or, with --json, one JSON line).
 
 How it asks: --frontend wins; else --answers FILE selects the answers file; else a terminal
-on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).`,
-		Flags: append(frontendFlags(),
-			&cli.BoolFlag{Name: "json", Usage: "print the answers as one JSON line instead of the tool result text"},
-			&cli.DurationFlag{Name: "timeout", Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
-			&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "after --timeout: error (exit 7) or auto (take the recommended options, marked as such)"},
-			&cli.StringFlag{Name: "id", Usage: "question set `ID` used on JSON lines (default: generated)"},
+on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).
+
+Standard output holds the result alone. The JSON-lines question and error lines go to
+standard error when a pipe on stdin chose that frontend, to standard output (before the
+result) when --frontend stdio names it, and to descriptor N with --protocol-fd N.`,
+		Flags: append(frontendFlags(askAsking),
+			&cli.BoolFlag{Name: "json", Category: catOutput, Usage: "print the answers as one JSON line instead of the tool result text"},
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
+			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
+			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
+			protocolFDFlag(false),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },
 	}
@@ -50,7 +55,7 @@ func runAsk(c *cli.Context, e *env) error {
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return usageErrorf("--on-timeout: %q is not valid for ask; use error or auto", c.String("on-timeout"))
+		return usageErrorf("--on-timeout: %s is not valid for ask; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	path := c.Args().First()
 	if path == "" {
@@ -58,6 +63,17 @@ func runAsk(c *cli.Context, e *env) error {
 			return usageErrorf("ask needs a question file: askuser ask FILE, or askuser ask - to read it from standard input")
 		}
 		path = "-"
+	}
+	if path == "-" && spec.answersIn {
+		return spec.stdinTaken("the question set cannot come from standard input too", "give the question file as an argument")
+	}
+	fd, err := protocolFD(c)
+	if err != nil {
+		return err
+	}
+	lines, err := questionLines(spec, fd, e.ios.Out, e.ios.ErrOut, false, false)
+	if err != nil {
+		return err
 	}
 	// Standard input (or a named pipe) may never end: a signal still does.
 	q, err := untilDone(c.Context, func() (questionsRead, error) {
@@ -68,7 +84,7 @@ func runAsk(c *cli.Context, e *env) error {
 		return err
 	}
 	in, rest := q.in, q.rest
-	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: e.ios.Out, Via: "stdin"})
+	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
 		return err
 	}
@@ -133,14 +149,36 @@ func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
 		if err != nil && len(data) == 0 {
 			return ask.Input{}, nil, withCode(ExitInvalid, fmt.Errorf("read question set from standard input: %w", err))
 		}
-	} else if data, err = os.ReadFile(path); err != nil {
-		return ask.Input{}, nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	} else if data, err = readQuestionFile(path); err != nil {
+		return ask.Input{}, nil, err
 	}
 	in, err := ask.Parse(data)
 	if err != nil {
 		return in, nil, withCode(ExitInvalid, describeInvalid(name, err))
 	}
 	return in, rest, nil
+}
+
+// maxQuestionFile bounds a question file. A question set is a few KB, but
+// a file may hold what a broken model sent (a megabyte of header, which
+// is then refused with a short quote), so the bound is generous: it stops
+// /dev/zero, not a model's worst.
+const maxQuestionFile = 8 << 20
+
+// readQuestionFile reads a question file, which may be a pipe, within
+// maxQuestionFile and fileread.PipeTimeout: /dev/zero or a FIFO nobody
+// writes to must not exhaust memory or hang.
+func readQuestionFile(path string) ([]byte, error) {
+	const limit = maxQuestionFile
+	data, _, err := fileread.Read(path, limit, fileread.PipeTimeout)
+	switch {
+	case err != nil:
+		return nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	case len(data) > limit:
+		return nil, withCode(ExitInvalid, fmt.Errorf("question file %s passes %d MiB; a question set is a few KB of JSON: is this the right file?",
+			ask.Display(path), limit>>20))
+	}
+	return data, nil
 }
 
 // describeInvalid words a validation error for a person: the file, then

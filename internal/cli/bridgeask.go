@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,31 +15,40 @@ import (
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/mcp"
 )
 
 // feElicit asks through the MCP host's own form (askuser mcp only).
 const feElicit = "elicit"
 
 // bridgeFlags are the flags of askuser mcp and askuser hook: the frontend
-// flags of askuser ask, where standard input is not the person's (it
+// flags of askuser ask as a, where standard input is not the person's (it
 // carries MCP, or the hook event), so stdio is not offered and the person
 // is reached at /dev/tty.
-func bridgeFlags(elicit bool) []cli.Flag {
-	usage := "how to ask: survey (a prompt on the terminal, /dev/tty), file (answers file), auto (recommended option; never approves a tool)"
-	if elicit {
-		usage += ", elicit (the MCP host's own form), web (a page in a browser; --listen ADDR)"
-	}
-	flags := []cli.Flag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: usage + " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"}}
-	for _, f := range frontendFlags() {
-		if f.Names()[0] != "frontend" {
-			flags = append(flags, f)
-		}
-	}
-	return append(flags,
-		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
-		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)"},
+func bridgeFlags(a asking, server bool) []cli.Flag {
+	return append(frontendFlags(a),
+		askTimeoutFlag(server),
+		onTimeoutFlag("when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)",
+			ask.PolicyError, ask.PolicyAuto),
 		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
 	)
+}
+
+// askTimeoutFlag is --ask-timeout of askuser mcp (server) or askuser hook.
+// Its default is what bounds a question without it: for the server, the
+// bound it puts on a call whose host sends no progress token and so cannot
+// be kept from its idle limit (mcp.DefaultUnwatched); for the hook, its
+// own --timeout.
+func askTimeoutFlag(server bool) cli.Flag {
+	f := &cli.DurationFlag{Name: "ask-timeout", Category: catTimeouts, Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout",
+		DefaultText: "none; --timeout bounds the whole hook"}
+	if server {
+		f.Usage += fmt.Sprintf(". Without it, a call whose host sends no progress token is bounded by %s, and the result says nobody answered: "+
+			"askuser cannot send such a host progress, and Claude Code 2.1.330 aborts a call after 30 minutes without a reply or progress, "+
+			"sending no cancellation, which would leave the question on the person's screen after the host gave up", shortDuration(mcp.DefaultUnwatched))
+		f.DefaultText = shortDuration(mcp.DefaultUnwatched) + " for a call without a progress token, none for a call with one"
+	}
+	return f
 }
 
 // bridgeAsker asks for askuser mcp and askuser hook. It chooses the
@@ -64,14 +74,14 @@ type bridgeAsker struct {
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
 // back beside it.
-func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approval.Policy, error) {
-	spec, err := readBridgeSpec(c, e, elicit)
+func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
+	spec, err := readBridgeSpec(c, e)
 	if err != nil {
 		return nil, nil, err
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, usageErrorf("--on-timeout: %q is not valid here; use error or auto", c.String("on-timeout"))
+		return nil, nil, usageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
@@ -87,34 +97,31 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 			b.file.SetUnanswered(spec.unanswered)
 		}
 		if b.fileErr != nil {
-			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %v\n", spec.answersFrom, b.fileErr)
+			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", spec.answersFrom, shortenLongPaths(b.fileErr))
 		}
 	}
 	return b, rules, nil
 }
 
-func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
+func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
+	accepted := choicesOf(c.Command.Flags, "frontend")
 	switch {
-	case s.name == "", s.name == feSurvey, s.name == feFile, s.name == feAuto, (s.name == feElicit || s.name == feWeb) && elicit:
+	case s.name == "", slices.Contains(accepted, s.name):
 	case s.name == feStdio:
 		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
 	default:
-		names := "survey, file or auto"
-		if elicit {
-			names = "survey, file, auto, elicit or web"
-		}
-		return s, usageErrorf("%s: %q is not a frontend here; use %s", s.nameFrom, s.name, names)
+		return s, usageErrorf("%s: %s is not a frontend here; use %s", s.nameFrom, ask.Excerpt(s.name), orList(accepted))
 	}
 	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
-		if !elicit {
-			return s, usageErrorf("--listen is for the web page, which askuser hook does not serve; askuser mcp --frontend web does")
-		}
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
 	if err := s.readRest(c, e, s.name == feFile); err != nil {
 		return s, err
+	}
+	if s.answersIn {
+		return s, s.stdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
 	}
 	if s.unanswered == ask.PolicySuspend {
 		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)

@@ -24,19 +24,6 @@ const (
 	feWeb    = "web"
 )
 
-// frontendFlags are the flags that choose how questions are asked; ask,
-// run and resume share them.
-func frontendFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
-		&cli.StringFlag{Name: "listen", Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
-		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
-		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
-		&cli.BoolFlag{Name: "plain", Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
-	}
-}
-
 // frontendSpec is the frontend the flags and environment ask for.
 type frontendSpec struct {
 	// name is the frontend, or a comma list of them (names).
@@ -48,13 +35,17 @@ type frontendSpec struct {
 	unansweredFrom       string     // the flag or variable that set it
 	verbose              bool
 	plain                bool // --plain or ASKUSER_PLAIN
+
+	// answersIn says the answers file is standard input itself
+	// (--answers /dev/stdin): then nothing else may read standard input.
+	answersIn bool
 }
 
 func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	var err error
-	if s.names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
+	if s.names, err = parseFrontendList(s.nameFrom, s.name, choicesOf(c.Command.Flags, "frontend")); err != nil {
 		return s, err
 	}
 	s.listen = c.String("listen")
@@ -76,6 +67,11 @@ func (s *frontendSpec) readRest(c *cli.Context, e *env, fileChosen bool) error {
 	if fileChosen && s.answers == "" {
 		return usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
 	}
+	s.answersIn = e.ios.IsIn(s.answers)
+	if s.answersIn && fileChosen && slices.Contains(s.names, feStdio) {
+		return s.stdinTaken("the stdio frontend cannot read answers from standard input too",
+			"drop stdio from "+s.nameFrom+", or give the answers file another way (a path, or <(…))")
+	}
 	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
 		p, err := ask.ParsePolicy(from, v)
 		if err != nil {
@@ -84,6 +80,13 @@ func (s *frontendSpec) readRest(c *cli.Context, e *env, fileChosen bool) error {
 		s.unanswered, s.unansweredFrom = p, from
 	}
 	return nil
+}
+
+// stdinTaken is the usage error for something (what) that would read
+// standard input when the answers file is standard input: it would find
+// nothing, or take the file's bytes. fix says what to do instead.
+func (s frontendSpec) stdinTaken(what, fix string) error {
+	return usageErrorf("%s %s is standard input, so %s; %s", s.answersFrom, ask.Display(s.answers), what, fix)
 }
 
 // flagOrEnv returns the flag's value, else the environment variable's, and
@@ -99,8 +102,9 @@ func flagOrEnv(c *cli.Context, e *env, flag, envVar string) (value, from string)
 }
 
 // parseFrontendList reads --frontend: one name, or a comma list of
-// different names that are offered together (a frontend.Race).
-func parseFrontendList(from, value string) ([]string, error) {
+// different names that are offered together (a frontend.Race); accepted
+// are the command's names for it.
+func parseFrontendList(from, value string, accepted []string) ([]string, error) {
 	if value == "" {
 		return nil, nil
 	}
@@ -108,16 +112,12 @@ func parseFrontendList(from, value string) ([]string, error) {
 	for i, n := range names {
 		n = strings.TrimSpace(n)
 		names[i] = n
-		switch n {
-		case feSurvey, feStdio, feFile, feWeb:
-		case feAuto:
-			if len(names) > 1 {
-				return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
-			}
-		default:
-			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto or web, or a comma list such as web,survey", from, n)
-		}
-		if slices.Contains(names[:i], n) {
+		switch {
+		case !slices.Contains(accepted, n):
+			return nil, usageErrorf("%s: %s is not a frontend; use %s, or a comma list such as web,survey", from, ask.Excerpt(n), orList(accepted))
+		case n == feAuto && len(names) > 1:
+			return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
+		case slices.Contains(names[:i], n):
 			return nil, usageErrorf("%s: %s is listed twice", from, n)
 		}
 	}

@@ -41,8 +41,8 @@ code Claude Code treats as blocking) when the event itself cannot be read. It an
 --timeout: keep that below the hook's "timeout" in settings.json (default 10 minutes).
 A person is asked on the terminal claude runs in (Claude Code gives hooks none of their own);
 --answers FILE answers from a file (CI).`,
-		Flags: append(bridgeFlags(false),
-			&cli.DurationFlag{Name: "timeout", Value: defaultHookTimeout, Usage: "answer within `DURATION`, whatever happens; keep it below the hook's timeout in settings.json"},
+		Flags: append(bridgeFlags(hookAsking, false),
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Value: defaultHookTimeout, Usage: "answer within `DURATION`, whatever happens; keep it below the hook's timeout in settings.json"},
 		),
 		Action: func(c *cli.Context) error { return runHook(c, e) },
 	}
@@ -63,7 +63,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if timeout <= 0 {
 		return usageErrorf("--timeout must be positive, e.g. --timeout 55s")
 	}
-	asker, rules, err := newBridgeAsker(c, e, false)
+	asker, rules, err := newBridgeAsker(c, e)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	// (SIGINT, SIGTERM and SIGHUP end every command: SignalContext.)
 	sctx, stop := signalContext(c.Context, syscall.SIGQUIT)
 	defer stop()
-	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("askuser hook --timeout %s passed", timeout))
+	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
 	// A host that never closes standard input does not keep the hook
 	// from answering within --timeout, or at a signal.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/statefile"
@@ -29,13 +31,23 @@ first, with its prompt, how long it has waited and who waits), and the other ses
 their transcripts. The URL, with its token, is printed on standard error; nobody without
 the token can see or answer anything.
 
+The token is kept in serve.token in the state directory (--token-file FILE to keep it
+elsewhere), created readable by you alone, so the URL, and a bookmark of it, works again
+after a restart; give --listen a fixed port too, since a free port changes. A token file
+that others may read, that is not a regular file of yours, or that is a symbolic link is
+refused. --new-token replaces the token: every URL and page opened before stops working.
+
 Answering a set on the page records it as a person's answer, given later, and resumes the
 session in the background, as askuser resume would: askuser resume ID -p --frontend stdio
---on-unanswered suspend, its output kept in sessions/ID.d/serve.log beside the session and
-shown on the session's page. Sets not answered yet stay pending. Ctrl+C stops serving; a
-resume under way goes on by itself.`,
+--on-unanswered suspend --output-format stream-json, its output kept in
+sessions/ID.d/serve.log beside the session and told on the session's page. Sets not
+answered yet stay pending. Each answer, and each resume started and ended (with its exit
+code), is logged on standard error. Ctrl+C stops serving; a resume under way goes on by
+itself.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
+			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
+			&cli.BoolFlag{Name: "new-token", Usage: "make a new token, replacing the kept one: URLs and pages opened before stop working"},
 			stateDirFlag(),
 		},
 		Action: func(c *cli.Context) error { return runServe(c, e) },
@@ -44,15 +56,28 @@ resume under way goes on by itself.`,
 
 func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
+		return usageErrorf("serve takes no arguments, got %s; the state directory is --state-dir DIR", ask.Excerpt(c.Args().First()))
 	}
 	store := sessionStore(c, e)
+	// A directory that does not exist yet is served empty; one that
+	// cannot be (a name too long, a file in the way) is said now.
+	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return withCode(ExitUsage, fmt.Errorf("state directory: %w", err))
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
 	}
-	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit},
-		inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut})
+	tokenFile := c.String("token-file")
+	if tokenFile == "" {
+		tokenFile = filepath.Join(store.Dir, serveTokenFile)
+	}
+	token, err := serveToken(tokenFile, c.Bool("new-token"))
+	if err != nil {
+		return fmt.Errorf("serve: the page's token: %w", err)
+	}
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit,
+		Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
@@ -75,16 +100,20 @@ func runServe(c *cli.Context, e *env) error {
 
 // resumeCommandFor is how the inbox resumes a session: this binary's
 // askuser resume, reading the person's answers as JSON lines and keeping
-// the sets it gets no answer for. The id is a session.ID, made by
-// ParseID, and still goes after "--", so nothing in it is ever a flag. The environment's frontend settings are
+// the sets it gets no answer for. It writes stream-json, so the page can
+// tell each step in words (an answer taken, a tool call, how the run went
+// on) rather than show a log meant for a terminal, which would tell the
+// person to run askuser resume. The id is a session.ID, made by ParseID,
+// and still goes after "--", so nothing in it is ever a flag. The
+// environment's frontend settings are
 // dropped, since the flags say how to ask, and so is ASKUSER_NOTIFY_CMD:
 // the JSON-lines frontend would notify about every set it is given, the
 // ones just answered on the page too, and the page shows new questions as
 // they come.
 func resumeCommandFor(exe, stateDir string) func(id session.ID) *exec.Cmd {
 	return func(id session.ID) *exec.Cmd {
-		cmd := exec.Command(exe, "resume", "--print", "--frontend", feStdio, "--on-unanswered", "suspend", "--state-dir", stateDir,
-			"--", string(id))
+		cmd := exec.Command(exe, "resume", "--print", "--frontend", feStdio, "--on-unanswered", "suspend",
+			"--output-format", outStreamJSON, "--state-dir", stateDir, "--", string(id))
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
 			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
@@ -96,11 +125,18 @@ func resumeCommandFor(exe, stateDir string) func(id session.ID) *exec.Cmd {
 	}
 }
 
-// describeExit words an exit code from the table, for the inbox's page.
+// describeExit words a resume's exit code from the table, for the inbox's
+// page and serve's log. A resume that stopped to wait is said as such:
+// the table's "answer it with askuser resume" is not for a person whose
+// page takes the answer.
 func describeExit(code int) string {
 	for _, x := range exitTable {
 		if x.code == code {
-			return fmt.Sprintf("exit %d, %s: %s", code, x.name, x.text)
+			text := x.text
+			if code == ExitWaiting {
+				text = "the session stopped to wait for an answer"
+			}
+			return fmt.Sprintf("exit %d, %s: %s", code, x.name, text)
 		}
 	}
 	return fmt.Sprintf("exit %d", code)
@@ -117,15 +153,13 @@ const serveURLFile = "serve.url"
 const maxServeURLBytes = 4 << 10
 
 // leaveAddress writes the inbox's URL for runs to find, and returns what
-// takes it away again: only while it is still this inbox's. A link or a
-// FIFO planted as serve.url is refused, never written through.
+// takes it away again: only while it is still this inbox's. It holds the
+// token, so it is written as the token file is (replaceOwn): 0600, never
+// through a link planted in its place. It is read through statefile: a
+// FIFO there is never waited on.
 func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	path := filepath.Join(stateDir, serveURLFile)
-	err := os.MkdirAll(stateDir, 0o700)
-	if err == nil {
-		err = statefile.WriteFile(path, []byte(address+"\n"), 0o600)
-	}
-	if err != nil {
+	if err := replaceOwn(path, address+"\n"); err != nil {
 		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
 		return func() {}
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 )
 
-// TestInboxAddressNotFollowed: serve.url planted as a link is never
-// written through (the inbox warns and goes on without it), and one
-// planted as a FIFO is never waited on by a run looking for the inbox.
+// TestInboxAddressNotFollowed: serve.url planted as a link is replaced,
+// never written through; one planted as a FIFO is never waited on by a
+// run looking for the inbox, nor is serve.token by askuser serve.
 func TestInboxAddressNotFollowed(t *testing.T) {
 	dir := t.TempDir()
 	precious := filepath.Join(t.TempDir(), "precious")
@@ -26,22 +26,24 @@ func TestInboxAddressNotFollowed(t *testing.T) {
 	}
 	var errOut bytes.Buffer
 	forget := leaveAddress(dir, "http://127.0.0.1:4242/?token=0123", &errOut)
-	forget()
 	if b, _ := os.ReadFile(precious); string(b) != "keep me\n" {
 		t.Errorf("the file serve.url pointed to now holds %q", b)
 	}
-	if !strings.Contains(errOut.String(), "serve.url is a symbolic link") {
-		t.Errorf("no warning naming the link: %q", errOut.String())
+	if got := inboxURL(dir, "x"); got != "http://127.0.0.1:4242/s/x?token=0123" {
+		t.Errorf("after replacing the link, the link is %q (%s)", got, errOut.String())
 	}
-	if got := inboxURL(dir, "x"); got != "" {
-		t.Errorf("a link to another file gave the link %q", got)
-	}
+	forget()
 	fifo := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(fifo, serveURLFile), 0o600); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{serveURLFile, serveTokenFile} {
+		if err := syscall.Mkfifo(filepath.Join(fifo, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if got := inboxURL(fifo, "x"); got != "" {
 		t.Errorf("a FIFO gave the link %q", got)
+	}
+	if _, err := serveToken(filepath.Join(fifo, serveTokenFile), false); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("a FIFO as the token file: %v", err)
 	}
 }
 

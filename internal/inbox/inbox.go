@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,6 +29,9 @@ type InboxConfig struct {
 	// Poll is how often the state directory is looked at for changes
 	// made by other processes; 0 is a second.
 	Poll time.Duration
+	// Log, when set, receives a line per answer given on the page and per
+	// resume started and ended (askuser serve's standard error).
+	Log io.Writer
 }
 
 // Inbox is askuser serve: a page of every session in the state directory
@@ -38,6 +42,7 @@ type Inbox struct {
 	srv   *Server
 	store *session.Store
 	runs  *resumer
+	log   *eventLog
 	stop  chan struct{}
 	wg    sync.WaitGroup
 }
@@ -49,7 +54,8 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inbox{srv: srv, store: cfg.Store, runs: newResumer(cfg.Resume, cfg.DescribeExit, h), stop: make(chan struct{})}
+	log := newEventLog(cfg.Log)
+	in := &Inbox{srv: srv, store: cfg.Store, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log, stop: make(chan struct{})}
 	home := pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment"}
 	showHome := func(w http.ResponseWriter, r *http.Request) {
 		data, err := in.home()
@@ -64,6 +70,7 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	srv.mux.HandleFunc("GET /s/{id}", in.showSession)
 	srv.mux.HandleFunc("GET /s/{id}/fragment", in.showSession)
 	srv.mux.HandleFunc("POST /s/{id}/answer/{key}", in.answer)
+	srv.mux.HandleFunc("GET /s/{id}/input/{key}", in.showInput)
 	poll := cfg.Poll
 	if poll <= 0 {
 		poll = time.Second
@@ -166,7 +173,11 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	// in parts); set.Request holds those.
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
+		in.log.answered(sess.Summary(), *set, answers)
 		err = in.runs.submit(sess.Meta.ID, filepath.Join(in.store.SideDir(sess.Meta.ID), logName), set.Request, set.AskedAt, answers)
+		if err != nil {
+			in.log.say(id, "that answer was not used: "+err.Error())
+		}
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key)
 	if !ok {
@@ -178,7 +189,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 // openCard is a pending set as a card that takes an answer.
 func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) cardView {
 	key := setKey(req.ID)
-	return newCardView(req, key, "/s/"+id+"/answer/"+key, in.srv.guard.csrf, askedAt)
+	return newCardView(req, key, "/s/"+id, in.srv.guard.csrf, askedAt)
 }
 
 // sentCard is the last set with key answered on this page for session id,
@@ -192,7 +203,7 @@ func (in *Inbox) sentCard(id string, run *sessionRun, key string) (cardView, boo
 		if setKey(s.req.ID) != key {
 			continue
 		}
-		v := newCardView(s.req, key, "", "", s.askedAt)
+		v := newCardView(s.req, key, "/s/"+id, "", s.askedAt)
 		v.Answers, v.ClosedAt = answerViews(s.answers), s.at
 		if run.sending[s.req.ID] {
 			v.State = stateSent

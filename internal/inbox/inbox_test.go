@@ -29,6 +29,13 @@ type inboxRig struct {
 	in    *Inbox
 	store *session.Store
 	dir   string
+	log   string // the file that gets what serve would print on stderr
+}
+
+// logged is what the inbox has logged so far.
+func (g *inboxRig) logged() string {
+	b, _ := os.ReadFile(g.log)
+	return string(b)
 }
 
 const fakeResume = `n=$(ls "$DIR" | grep -c '^stdin-'); n=$((n+1))
@@ -40,7 +47,13 @@ func newInboxRig(t *testing.T) *inboxRig {
 	t.Helper()
 	dir := t.TempDir()
 	store := &session.Store{Dir: filepath.Join(dir, "state")}
-	in, err := NewInbox(InboxConfig{Store: store, Poll: 20 * time.Millisecond,
+	log := filepath.Join(dir, "serve.stderr")
+	logf, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	in, err := NewInbox(InboxConfig{Store: store, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
 		Resume: func(id session.ID) *exec.Cmd {
 			cmd := exec.Command("sh", "-c", fakeResume, "sh", string(id))
@@ -59,7 +72,7 @@ func newInboxRig(t *testing.T) *inboxRig {
 		}
 		_ = in.Close(context.Background())
 	})
-	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir}
+	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir, log: log}
 }
 
 // waiting writes a session that waits on reqs, as a run that stopped
@@ -176,10 +189,11 @@ func TestInboxAnswerResumes(t *testing.T) {
 	g.release(1)
 	g.eventually("the resume to end", func() bool { return len(g.in.Resuming()) == 0 })
 	// The fake wrote no journal, so the set is still pending: the page
-	// offers it again and shows how the resume ended.
+	// offers it again, says the answer did not reach the session, and
+	// shows how the resume ended.
 	page := g.get("/s/" + id).Body.String()
-	mustContain(t, page, `data-state="open"`, "askuser resume ended: exit 6.", "resumed "+id+" (1)",
-		"resuming with 1 answer line given on the page by a person")
+	mustContain(t, page, `data-state="open"`, "Your answer did not reach the session: askuser resume ended (exit 6). Answer again above.",
+		"did not reach the session: exit 6. Answer again", "resumed "+id+" (1)", "resuming with 1 answer line given on the page by a person")
 	log, err := os.ReadFile(filepath.Join(g.store.Dir, "sessions", id+".d", logName))
 	if err != nil || !strings.Contains(string(log), "askuser resume ended: exit 6") {
 		t.Errorf("serve.log beside the session: %v\n%s", err, log)

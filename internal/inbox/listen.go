@@ -17,7 +17,12 @@ import (
 func checkListen(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", badListen(addr, err.Error()+"; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port")
+		why := err.Error()
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			why = ae.Err // without the address, which is quoted in part
+		}
+		return "", badListen(addr, why+"; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port")
 	}
 	if n, err := strconv.Atoi(port); err == nil {
 		if n < 0 || n > 65535 {

@@ -29,6 +29,9 @@ type resumer struct {
 	describe func(code int) string
 	hub      *hub
 	now      func() time.Time
+	// note tells serve's log that a resume of session id started or
+	// ended; it must not call the resumer.
+	note func(id, msg string)
 
 	mu sync.Mutex
 	// runs are keyed by the session's id as text, as pages name it.
@@ -55,8 +58,8 @@ type sentSet struct {
 	askedAt, at time.Time
 }
 
-func newResumer(cmd func(session.ID) *exec.Cmd, describe func(int) string, h *hub) *resumer {
-	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, runs: map[string]*sessionRun{}}
+func newResumer(cmd func(session.ID) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
+	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, note: note, runs: map[string]*sessionRun{}}
 }
 
 // submit queues the answers to req (asked at askedAt) for session id and
@@ -102,12 +105,14 @@ func (r *resumer) startLocked(run *sessionRun) {
 		cmd.Stdout, cmd.Stderr = logf, logf
 		detach(cmd)
 		if err = cmd.Start(); err == nil {
+			r.note(string(run.id), "askuser resume started, with "+plural(len(lines), "answer line"))
 			go r.wait(run, cmd, logf, carried)
 			return
 		}
 		fmt.Fprintf(logf, "--- askuser serve: could not start askuser resume: %v\n", err)
 		logf.Close()
 	}
+	r.note(string(run.id), "could not start askuser resume: "+err.Error())
 	r.endLocked(run, carried, "could not start askuser resume: "+err.Error())
 }
 
@@ -123,6 +128,7 @@ func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File, carried ma
 	}
 	fmt.Fprintf(logf, "--- askuser serve, %s: askuser resume ended: %s\n", r.now().Format(time.DateTime), how)
 	logf.Close()
+	r.note(string(run.id), "askuser resume ended: "+how)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.endLocked(run, carried, how)

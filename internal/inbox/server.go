@@ -26,6 +26,7 @@ var templates = sync.OnceValue(func() *template.Template {
 		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
 		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"digits":  digits,
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 })
 
@@ -42,6 +43,10 @@ type Options struct {
 	Listen string
 	// Warn receives the warning a non-loopback address gets.
 	Warn io.Writer
+	// Token is the page's token, kept by the caller across restarts
+	// (ValidToken); "" makes a new one for this server. A kept token's
+	// cookie lasts (keptCookieAge), so a bookmark outlives a restart.
+	Token string
 }
 
 // Server serves one kind of page (a Broker's cards, or the inbox) behind
@@ -64,6 +69,9 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	if opts.Token != "" && !ValidToken(opts.Token) {
+		return nil, errors.New("the page's token must be 32 hexadecimal digits")
+	}
 	host, err := checkListen(addr)
 	if err != nil {
 		return nil, err
@@ -81,6 +89,9 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	loopback := loopbackHost(host)
 	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: newDrainListener(tcp),
 		conns: newConnTracker(), streams: make(chan struct{}, maxStreams)}
+	if opts.Token != "" {
+		s.guard.token, s.guard.cookieAge = opts.Token, keptCookieAge
+	}
 	urlHost := host
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		if urlHost, err = os.Hostname(); err != nil {

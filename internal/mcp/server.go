@@ -25,6 +25,9 @@
 //     "anthropic/alwaysLoad" so 2.1.330 does not hide it behind tool
 //     search, and never "anthropic/requiresUserInteraction", which makes a
 //     tool unusable in claude -p.
+//   - AskUserQuestion is annotated readOnlyHint (asking changes nothing),
+//     which is what lets Codex 0.169's exec run it with README's config;
+//     approve is not, since it lets other tools run.
 //   - A line on standard input the SDK cannot take (not JSON, a batch, not
 //     JSON-RPC 2.0) is answered with -32700 or -32600 and skipped, never
 //     the end of the connection and of the calls under way (guardLines).
@@ -41,6 +44,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -84,6 +88,13 @@ type ServeConfig struct {
 	// Log receives a line for each question withdrawn or left unanswered
 	// (standard error; the host keeps it in its logs). nil discards.
 	Log io.Writer
+	// Verbose (--verbose) also logs the fields a host adds to every tool
+	// that a call carried and the decoder ignored.
+	Verbose bool
+	// Dir is the session's working folder, which approve reads path rules
+	// and relative paths against; "" is the server's own (a host starts
+	// it in the project's folder).
+	Dir string
 }
 
 // Server is askuser mcp.
@@ -102,6 +113,9 @@ func NewServer(cfg ServeConfig) *Server {
 	}
 	if cfg.Name == "" {
 		cfg.Name = "askuser"
+	}
+	if cfg.Dir == "" {
+		cfg.Dir, _ = os.Getwd() // unknown stays "": relative paths then match only relative rules
 	}
 	s := &Server{cfg: cfg}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "askuser", Version: cfg.Version}, &sdk.ServerOptions{
@@ -151,6 +165,11 @@ func askTool() *sdk.Tool {
 		// Loaded with its schema even when Claude Code 2.1.330 defers MCP
 		// tools behind tool search.
 		Meta: sdk.Meta{"anthropic/alwaysLoad": true},
+		// Asking changes nothing in the host's world, so the tool is
+		// read-only, and says so: codex exec (approval policy "never")
+		// runs a read-only MCP tool without a config that approves it.
+		// approve carries no such hint: it lets other tools run.
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}
 }
 

@@ -62,6 +62,11 @@ func guardLines(in io.ReadCloser, out *syncWriter, log io.Writer) io.ReadCloser 
 			if !ok {
 				return // the transport closed
 			}
+			if werr := out.failed(); werr != nil {
+				// Standard output is gone: so is the connection.
+				pw.CloseWithError(werr)
+				return
+			}
 			if err != nil {
 				g.drop(n)
 				if err == io.EOF {
@@ -284,16 +289,28 @@ func describe(raw json.RawMessage) string {
 }
 
 // syncWriter is standard output, shared by the transport and guardLines:
-// one message per Write, whole.
+// one message per Write, whole. It keeps the first write error.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu  sync.Mutex
+	w   io.WriteCloser
+	err error
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.w.Write(p)
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// failed is the first error a write met, or nil.
+func (s *syncWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
 }
 
 func (s *syncWriter) Close() error { return s.w.Close() }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // ID is a session's id: a version 4 UUID in lower-case hex
@@ -32,10 +34,10 @@ func NewID() ID {
 }
 
 // ParseID reads a whole session id. Its error wraps ErrBadID and quotes at
-// most 60 bytes of s.
+// most 60 characters of s (ask.Excerpt).
 func ParseID(s string) (ID, error) {
 	if !isID(s) {
-		return "", fmt.Errorf("%s is %w: an id is a UUID in lower-case hex, such as %s", excerpt(s), ErrBadID, idExample)
+		return "", fmt.Errorf("%s is %w: an id is a UUID in lower-case hex, such as %s", ask.Excerpt(s), ErrBadID, idExample)
 	}
 	return ID(s), nil
 }
@@ -77,11 +79,3 @@ func isPrefix(s string) bool {
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
-
-// excerpt quotes at most 60 bytes of an id that is not one.
-func excerpt(id string) string {
-	if len(id) > 60 {
-		return fmt.Sprintf("%q… (%d bytes)", id[:60], len(id))
-	}
-	return fmt.Sprintf("%q", id)
-}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/statefile"
 )
 
@@ -215,7 +216,7 @@ func (s *Session) ownID(id ID) error {
 		return fmt.Errorf("the header's id %w", err)
 	}
 	if name := strings.TrimSuffix(filepath.Base(s.path), ".jsonl"); string(id) != name {
-		return fmt.Errorf("the header's id %s is not the file's name %s; a journal is used only under its own id", id, excerpt(name))
+		return fmt.Errorf("the header's id %s is not the file's name %s; a journal is used only under its own id", id, ask.Excerpt(name))
 	}
 	return nil
 }
@@ -236,13 +237,13 @@ func (s *Session) target(r record) *agentloop.State {
 func (st *Store) find(ref string) (string, error) {
 	if id, err := ParseID(ref); err == nil {
 		if _, err := os.Lstat(st.journal(id)); err != nil {
-			return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, ref, st.sessionsDir())
+			return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
 		}
 		return st.journal(id), nil
 	}
 	if !isPrefix(ref) {
 		return "", fmt.Errorf("%w: %s is not a session id: an id is a UUID in lower-case hex such as %s, and its start is enough (askuser sessions lists them)",
-			ErrNotFound, excerpt(ref), idExample)
+			ErrNotFound, ask.Excerpt(ref), idExample)
 	}
 	names, err := st.names()
 	if err != nil {
@@ -258,7 +259,7 @@ func (st *Store) find(ref string) (string, error) {
 	case 1:
 		return st.journal(ID(matches[0])), nil
 	case 0:
-		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, ref, st.sessionsDir())
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
 	}
 	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
@@ -266,8 +267,8 @@ func (st *Store) find(ref string) (string, error) {
 	if len(matches) > len(listed) {
 		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
 	}
-	return "", fmt.Errorf("%w: %q is the start of %d sessions (%s%s); give more of it",
-		ErrAmbiguous, ref, len(matches), strings.Join(listed, ", "), more)
+	return "", fmt.Errorf("%w: %s is the start of %d sessions (%s%s); give more of it",
+		ErrAmbiguous, ask.Excerpt(ref), len(matches), strings.Join(listed, ", "), more)
 }
 
 // ErrAmbiguous is returned for a session id prefix that several sessions

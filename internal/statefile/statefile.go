@@ -44,6 +44,9 @@ func (e *TooLargeError) Error() string {
 // Is makes errors.Is(err, ErrTooLarge) true.
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
+// KindSymlink is the Kind of a symbolic link.
+const KindSymlink = "a symbolic link"
+
 // Kind describes a file mode that is not a regular file's, for a
 // *NotRegularError ("" for a regular file).
 func Kind(m fs.FileMode) string {
@@ -51,7 +54,7 @@ func Kind(m fs.FileMode) string {
 	case t == 0:
 		return ""
 	case t&fs.ModeSymlink != 0:
-		return "a symbolic link"
+		return KindSymlink
 	case t&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case t&fs.ModeDir != 0:
