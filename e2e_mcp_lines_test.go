@@ -28,19 +28,8 @@ import (
 // the waiting call still gets the person's answer.
 func TestMCPMalformedLines(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(askuserBin(), "mcp", "--frontend", "web")
-	cmd.Env = append(os.Environ(), "ASKUSER_STATE_DIR="+t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	var werr error
-	t.Cleanup(reap(cmd, &werr, done))
+	p := startMCP(t, "--frontend", "web")
+	stdin, stdout, stderr := p.stdin, p.stdout, p.stderr
 	replies := make(chan map[string]json.RawMessage, 64)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -140,11 +129,40 @@ func TestMCPMalformedLines(t *testing.T) {
 	}
 	stdin.Close()
 	select {
-	case <-done:
+	case <-p.done:
 	case <-time.After(waitLimit):
 		t.Fatalf("askuser mcp did not exit when its input ended\nstderr: %s", stderr)
 	}
-	if werr != nil {
-		t.Errorf("askuser mcp: %v\nstderr: %s", werr, stderr)
+	if p.err != nil {
+		t.Errorf("askuser mcp: %v\nstderr: %s", p.err, stderr)
 	}
+}
+
+// mcpProc is askuser mcp with its standard input and output held by the
+// test.
+type mcpProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.Reader
+	stderr *syncBuffer
+	done   chan struct{}
+	err    error
+}
+
+// startMCP starts askuser mcp args... in a session of its own (no
+// controlling terminal) with a fresh state directory; it is killed at the
+// end of the test if still running.
+func startMCP(t *testing.T, args ...string) *mcpProc {
+	t.Helper()
+	p := &mcpProc{cmd: exec.Command(askuserBin(), append([]string{"mcp"}, args...)...), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), "ASKUSER_STATE_DIR="+t.TempDir())
+	p.stdin, _ = p.cmd.StdinPipe()
+	p.stdout, _ = p.cmd.StdoutPipe()
+	p.cmd.Stderr = p.stderr
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reap(p.cmd, &p.err, p.done))
+	return p
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -55,22 +56,18 @@ func TestServePlantedJournals(t *testing.T) {
 
 	p := startBackground(t, env, "serve")
 	c, base := inboxClient(t, p.url(t))
-	page, status := inboxGet(t, c, base+"/s/"+victim)
-	action := regexp.MustCompile(`action="/s/[^/]+/answer/([0-9a-f]+)"`).FindStringSubmatch(page)
-	csrf := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(page)
-	if status != http.StatusOK || action == nil || csrf == nil {
-		t.Fatalf("the victim session's page: status %d, no form:\n%s", status, page)
-	}
-	form := url.Values{"csrf": {csrf[1]}, "q0": {"1"}, "q1": {"0"}}
+	action, csrf := openForm(t, c, base+"/s/"+victim)
+	key := path.Base(action)
+	form := url.Values{"csrf": {csrf}, "q0": {"1"}, "q1": {"0"}}
 	for name := range planted {
 		if _, status := inboxGet(t, c, base+"/s/"+name); status != http.StatusNotFound {
 			t.Errorf("the page of planted %s: status %d, want 404", name, status)
 		}
-		if body, status := inboxPost(t, c, base+"/s/"+name+"/answer/"+action[1], form); status != http.StatusNotFound {
+		if body, status := inboxPost(t, c, base+"/s/"+name+"/answer/"+key, form); status != http.StatusNotFound {
 			t.Errorf("an answer to planted %s: status %d, want 404: %s", name, status, body)
 		}
 	}
-	if body, status := inboxPost(t, c, base+"/s/"+victim+"/answer/"+action[1], form); status != http.StatusOK {
+	if body, status := inboxPost(t, c, base+action, form); status != http.StatusOK {
 		t.Fatalf("the victim session's answer: status %d: %s", status, body)
 	}
 	for deadline := time.Now().Add(waitLimit); len(waitingIDs(t, env)) > 0; time.Sleep(50 * time.Millisecond) {
@@ -116,6 +113,23 @@ func inboxClient(t *testing.T, printed string) (*http.Client, string) {
 	}
 	u, _ := url.Parse(printed)
 	return c, u.Scheme + "://" + u.Host
+}
+
+// openForm waits (bounded) until the page at u shows a form, and returns
+// its action and its form token.
+func openForm(t *testing.T, c *http.Client, u string) (action, csrf string) {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(20 * time.Millisecond) {
+		page, _ := inboxGet(t, c, u)
+		a := regexp.MustCompile(`action="([^"]+)"`).FindStringSubmatch(page)
+		k := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(page)
+		if a != nil && k != nil {
+			return a[1], k[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no form on %s:\n%s", u, page)
+		}
+	}
 }
 
 func inboxGet(t *testing.T, c *http.Client, u string) (string, int) {

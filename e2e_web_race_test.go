@@ -8,11 +8,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestWebCardRacingAnswers: twenty people answer askuser ask --frontend
@@ -24,18 +22,10 @@ func TestWebCardRacingAnswers(t *testing.T) {
 	const racers = 20
 	p := startBackground(t, nil, "ask", "testdata/questions/auth.json", "--frontend", "web")
 	c, base := inboxClient(t, p.url(t))
-	var action, csrf []string
-	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(10 * time.Millisecond) {
-		page, _ := inboxGet(t, c, base+"/") // the card shows once the set is asked
-		action = regexp.MustCompile(`action="(/answer/[0-9a-f]+)"`).FindStringSubmatch(page)
-		csrf = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(page)
-		if action == nil && time.Now().After(deadline) {
-			t.Fatalf("no form on the card's page:\n%s", page)
-		}
-	}
+	action, csrf := openForm(t, c, base+"/") // the card shows once the set is asked
 	u, _ := url.Parse(base)
 	cookies := c.Jar.Cookies(u)
-	form := url.Values{"csrf": {csrf[1]}, "q0": {"1"}, "q1": {"0"}}.Encode()
+	form := url.Values{"csrf": {csrf}, "q0": {"1"}, "q1": {"0"}}.Encode()
 	conns := make([]net.Conn, racers)
 	for i := range conns {
 		conn, err := net.Dial("tcp", u.Host)
@@ -52,7 +42,7 @@ func TestWebCardRacingAnswers(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req, _ := http.NewRequest("POST", base+action[1], strings.NewReader(form))
+			req, _ := http.NewRequest("POST", base+action, strings.NewReader(form))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			req.Header.Set("Sec-Fetch-Site", "same-origin")
 			req.Header.Set("X-Askuser-Fetch", "1")
