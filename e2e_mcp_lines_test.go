@@ -28,7 +28,7 @@ import (
 // the waiting call still gets the person's answer.
 func TestMCPMalformedLines(t *testing.T) {
 	t.Parallel()
-	p := startMCP(t, "--frontend", "web")
+	p := startMCPPipes(t, "--frontend", "web")
 	stdin, stdout, stderr := p.stdin, p.stdout, p.stderr
 	replies := make(chan map[string]json.RawMessage, 64)
 	go func() {
@@ -138,9 +138,9 @@ func TestMCPMalformedLines(t *testing.T) {
 	}
 }
 
-// mcpProc is askuser mcp with its standard input and output held by the
+// mcpPipes is askuser mcp with its standard input and output held by the
 // test.
-type mcpProc struct {
+type mcpPipes struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.Reader
@@ -149,12 +149,12 @@ type mcpProc struct {
 	err    error
 }
 
-// startMCP starts askuser mcp args... in a session of its own (no
+// startMCPPipes starts askuser mcp args... in a session of its own (no
 // controlling terminal) with a fresh state directory; it is killed at the
 // end of the test if still running.
-func startMCP(t *testing.T, args ...string) *mcpProc {
+func startMCPPipes(t *testing.T, args ...string) *mcpPipes {
 	t.Helper()
-	p := &mcpProc{cmd: exec.Command(askuserBin(), append([]string{"mcp"}, args...)...), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &mcpPipes{cmd: exec.Command(askuserBin(), append([]string{"mcp"}, args...)...), stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), "ASKUSER_STATE_DIR="+t.TempDir())
 	p.stdin, _ = p.cmd.StdinPipe()
 	p.stdout, _ = p.cmd.StdoutPipe()

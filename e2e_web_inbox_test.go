@@ -247,7 +247,7 @@ func TestWebListWithoutTerminal(t *testing.T) {
 // the tool's result.
 func TestWebMCP(t *testing.T) {
 	t.Parallel()
-	p := startMCP(t, "--frontend", "web")
+	p := startMCPPipes(t, "--frontend", "web")
 	stdin, stdout, stderr := p.stdin, p.stdout, p.stderr
 	questions, _ := os.ReadFile(filepath.Join(repoRoot(t), "testdata/questions/auth.json"))
 	for _, line := range []string{

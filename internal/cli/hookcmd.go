@@ -67,6 +67,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if err != nil {
 		return err
 	}
+	defer asker.close()
 	// A hook always answers: SIGQUIT (Ctrl+\) too ends it with a
 	// decision, where Go would die with a stack dump and print none.
 	// (SIGINT, SIGTERM and SIGHUP end every command: SignalContext.)

@@ -3,6 +3,7 @@
 package inbox
 
 import (
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,8 +17,10 @@ import (
 // TestInboxLogNotFollowed plants serve.log as a link to a file of the
 // user's, as a FIFO, and the side directory as a link to another
 // directory. Answering on the page writes through none of them and never
-// waits on the FIFO: the resume is not started, the page says why, and
-// the set stays pending.
+// waits on the FIFO. With serve.log planted, the answer is kept in the
+// session's mailbox and the page says why the resume could not start;
+// with the side directory planted, the answer is refused (500) naming the
+// link, and the set stays open.
 func TestInboxLogNotFollowed(t *testing.T) {
 	g := newInboxRig(t)
 	precious := filepath.Join(t.TempDir(), "precious")
@@ -29,14 +32,17 @@ func TestInboxLogNotFollowed(t *testing.T) {
 		what  string
 		plant func(side string) error
 		kind  string
+		code  int
+		state string
 	}{
 		{"serve.log a link", func(side string) error {
 			return firstErr(os.MkdirAll(side, 0o700), os.Symlink(precious, filepath.Join(side, logName)))
-		}, "serve.log is a symbolic link"},
+		}, "serve.log is a symbolic link", http.StatusOK, "sent"},
 		{"serve.log a FIFO", func(side string) error {
 			return firstErr(os.MkdirAll(side, 0o700), syscall.Mkfifo(filepath.Join(side, logName), 0o600))
-		}, "serve.log is a named pipe (FIFO)"},
-		{"the side directory a link", func(side string) error { return os.Symlink(elsewhere, side) }, ".d is a symbolic link"},
+		}, "serve.log is a named pipe (FIFO)", http.StatusOK, "sent"},
+		{"the side directory a link", func(side string) error { return os.Symlink(elsewhere, side) },
+			".d is a symbolic link", http.StatusInternalServerError, "open"},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
 			id := g.waiting("Add auth", authSet("toolu_1"))
@@ -49,8 +55,9 @@ func TestInboxLogNotFollowed(t *testing.T) {
 			}
 			res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"1"}, "q1": {"0"}})
 			page := g.get("/s/" + id).Body.String()
-			if !strings.Contains(page, "could not start askuser resume: ") || !strings.Contains(page, tc.kind) || !strings.Contains(page, `data-state="open"`) {
-				t.Errorf("answer: status %d; the page does not say the resume could not start because %s, with the set open:\n%s", res.Code, tc.kind, page)
+			said := res.Body.String() + page
+			if res.Code != tc.code || !strings.Contains(said, tc.kind) || !strings.Contains(page, `data-state="`+tc.state+`"`) {
+				t.Errorf("answer: status %d, want %d; want %q said and the set %s:\n%s\n%s", res.Code, tc.code, tc.kind, tc.state, res.Body, page)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -68,6 +69,10 @@ func (st *Store) Remove(ref string) (string, error) {
 		return name, fmt.Errorf("remove session %s: %w", name, err)
 	}
 	syncDir(st.sessionsDir())
+	// Its sets sent to a chat channel say so there, and take no answer.
+	if err := st.Registry().WithdrawSession(context.Background(), name, "the session was removed"); err != nil {
+		return name, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", name, err)
+	}
 	return name, nil
 }
 

@@ -14,10 +14,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/statefile"
 )
@@ -133,7 +136,7 @@ func TestSpecialFilesNeverRead(t *testing.T) {
 				t.Errorf("%s %s: %v, want it refused as %s", op, id, err, kinds[string(id)])
 			}
 		}
-		if st.InUse(id) {
+		if st.InUse(string(id)) {
 			t.Errorf("%s is said to be in use", id)
 		}
 	}
@@ -206,5 +209,68 @@ func TestJournalStopsAtItsBound(t *testing.T) {
 	s.Close()
 	if _, err := st.Load("f011"); err != nil {
 		t.Errorf("the journal no longer loads: %v", err)
+	}
+}
+
+// TestPlantedRegistryAndMailbox: the registry and the answer mailbox are
+// files of the state directory too. A registry entry whose session is not
+// an id (a flag that askuser serve would pass to askuser resume), or whose
+// key is not its file's name, is damaged and never used; a FIFO where an
+// answer goes is never waited on; a side directory planted as a link is
+// never posted into.
+func TestPlantedRegistryAndMailbox(t *testing.T) {
+	st := newStore(t)
+	reg := st.Registry()
+	ctx := t.Context()
+	key := channel.Key(string(tid("a1")), "toolu_1")
+	if _, err := reg.Update(ctx, key, func(e *session.Entry, found bool) error {
+		e.Session, e.Channels = "--mcp-config=x", []string{"inbox"}
+		return nil
+	}); err == nil || !strings.Contains(err.Error(), "is not a session id") {
+		t.Errorf("an entry for the session --mcp-config=x was written: %v", err)
+	}
+	dir := filepath.Join(st.Dir, "relay")
+	other := channel.Key(string(tid("a2")), "toolu_1")
+	for name, body := range map[string]string{
+		key:   `{"key":"` + key + `","session":"--mcp-config=x","channels":["inbox"]}`,
+		other: `{"key":"` + key + `","session":"` + string(tid("a2")) + `","channels":["inbox"]}`,
+	} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reg.Get(ctx, name); err == nil || !strings.Contains(err.Error(), "is damaged") {
+			t.Errorf("a planted entry %s was read: %v", body, err)
+		}
+	}
+	if list, err := reg.List(ctx); len(list) != 0 || err == nil {
+		t.Errorf("List() = %+v, %v; want nothing, and the damage said", list, err)
+	}
+
+	mb := st.Mailbox()
+	free := session.Box{Key: channel.Key("", "x")}
+	if err := os.MkdirAll(filepath.Join(st.Dir, "mailbox"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mkfifo(filepath.Join(st.Dir, "mailbox", free.Key+".json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := mb.Get(ctx, free); !errors.Is(err, statefile.ErrNotRegular) {
+		t.Errorf("a FIFO as an answer: %v", err)
+	}
+	victim := create(t, st, session.Meta{ID: tid("b1")}, waitingSteps("p")...)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, st.SideDir(victim.Meta.ID)); err != nil {
+		t.Fatal(err)
+	}
+	box := session.Box{Session: string(victim.Meta.ID), Key: channel.Key(string(victim.Meta.ID), "toolu_1")}
+	a := ask.Answer{Question: "Q?", Header: "H", Selected: []string{"A"}, Source: ask.SourcePerson}
+	if err := mb.Post(ctx, box, session.Delivery{Answers: []ask.Answer{a}, By: "a person", At: time.Now()}); !errors.Is(err, statefile.ErrNotRegular) {
+		t.Errorf("a post through a side directory planted as a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+		t.Errorf("the directory the link pointed to got %v", entries)
 	}
 }
