@@ -54,7 +54,7 @@ func runCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	postDeclines(sessionStore(c, e), sess.Meta.ID, sum.Questions, c.String("reason"))
+	postDeclines(sessionStore(c, e), string(sess.Meta.ID), sum.Questions, c.String("reason"))
 	var headers []string
 	for _, req := range declined {
 		for _, q := range req.Questions {

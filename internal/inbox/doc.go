@@ -35,7 +35,11 @@
 //     terminal (serve resumes with stream-json, which prints none). serve's
 //     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
-//     answered", and nothing changes.
+//     answered", and nothing changes. Closing a server answers every
+//     request already made, those still in the listener's backlog too
+//     (drain.go), so an answer racing the first never meets a reset.
+//   - A request's header is at most 16 KiB, as documented (net/http's
+//     4 KiB of slop taken off MaxHeaderBytes).
 //   - Answers are built by ask.Selection from the options the server holds,
 //     never from labels the browser sent, and carry ask.SourcePerson: a
 //     person chose them on the page.

@@ -27,7 +27,7 @@ type InboxConfig struct {
 	// background, taking the answers waiting in its mailbox; args say
 	// how it asks the rest (askuser resume ID -p --frontend inbox
 	// --relay-defer).
-	Resume func(id string, args ...string) *exec.Cmd
+	Resume func(id session.ID, args ...string) *exec.Cmd
 	// DescribeExit words a resume's exit code for the page.
 	DescribeExit func(code int) string
 	// Poll is how often the state directory is looked at for changes
@@ -121,7 +121,9 @@ func (in *Inbox) sweep() {
 		}
 		for _, w := range sum.Questions {
 			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				in.Resume(sum.ID, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+					in.Resume(id, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				}
 				break
 			}
 		}
@@ -145,7 +147,7 @@ func (in *Inbox) IsResuming(id string) bool { return slices.Contains(in.runs.run
 // reached its mailbox elsewhere (a chat channel), saying so in its log;
 // args say how it asks the rest. One already running is followed by
 // another.
-func (in *Inbox) Resume(id, why string, args ...string) {
+func (in *Inbox) Resume(id session.ID, why string, args ...string) {
 	in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), why, args)
 }
 
@@ -197,12 +199,13 @@ func fingerprint(dir string) uint64 {
 // answer takes a person's answer to a pending set of a session and hands
 // it to askuser resume.
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
-	id, key := sess.Meta.ID, r.PathValue("key")
+	sid := sess.Meta.ID
+	id, key := string(sid), r.PathValue("key")
 	back := "/s/" + id
 	var set *session.Waiting
 	for _, wt := range sess.Waiting() {
@@ -245,9 +248,9 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil {
-		in.runs.noteSent(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
+		in.runs.noteSent(sid, filepath.Join(in.store.SideDir(sid), logName), set.Request, set.AskedAt, answers)
 		if !live && !in.store.InUse(id) {
-			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person",
+			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person",
 				[]string{"--frontend", "inbox", "--relay-defer"})
 		}
 	}
