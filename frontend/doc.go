@@ -47,7 +47,8 @@
 //	letters             filter; Enter on no match answers them as Other
 //	← → Tab Shift+Tab   previous, next question of a set of several (in
 //	                    the Other field ← → move the cursor in the text)
-//	Tab                 in a set of one: an approval's whole input
+//	Tab                 in a set of one: an approval's whole input, laid
+//	                    out as the web card lays it out (ask.JSONNode.Outline)
 //	?                   the whole input or question, when there is more
 //	Esc                 close the innermost thing open; else cancel
 //	Ctrl+C Ctrl+D       cancel the set

@@ -113,7 +113,7 @@ func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask
 		}
 	}
 	p.print(b.String())
-	detail := ask.DisplayBlock(req.Detail)
+	detail := readableDetail(req.Detail)
 	for {
 		p.print(p.instructions(ctx, st, detail != "", i > 0))
 		s, err := p.readLine()

@@ -103,7 +103,7 @@ func TestSurveyPlainDetail(t *testing.T) {
 	r.line("? shows the full input")
 	r.line("asked by sub-agent: researcher")
 	r.tm.Send("?\r")
-	r.tm.WaitText(`"content": "hello"`)
+	r.tm.WaitText("> ?\ncontent: hello\npath: notes/today.md")
 	r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
 	r.tm.Send("3\r")
 	res := r.finish()

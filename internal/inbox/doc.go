@@ -25,7 +25,7 @@
 //     then escaped by html/template. No page has inline script; the
 //     Content-Security-Policy allows only the embedded files.
 //   - Nothing is approved unseen: a set's detail (an approval's whole tool
-//     input) is on its card, read for a person (readableJSON), up to
+//     input) is on its card, read for a person (ask.ReadJSON), up to
 //     maxDetailChars, and whole as plain text one link away.
 //   - The inbox tells what askuser resume did in words (readableLog): no
 //     JSON line reaches its page, nor the how-to-resume text meant for a

@@ -142,3 +142,6 @@ func ago(now, t time.Time) string {
 	}
 	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
 }
+
+// digits writes a count for the pages: 1,048,576.
+var digits = ask.GroupDigits
