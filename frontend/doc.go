@@ -36,7 +36,8 @@
 //     move to another question of the set, and every answer given is kept
 //     until the set is submitted at its review.
 //   - In a Race, a frontend shows its answer as given only once it has
-//     claimed the set (claimAnswer); one that lost says what won instead.
+//     claimed the set (ask.ClaimerOf(ctx).Claim); one that lost says what
+//     won instead.
 //
 // The terminal prompt's keys (README's "At the terminal" lists them too):
 //

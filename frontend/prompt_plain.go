@@ -50,13 +50,13 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 			}
 			return nil, err
 		}
-		if i == len(req.Questions)-1 && !claimAnswer(ctx) {
+		a.AnsweredAt = time.Now()
+		answers[i] = a
+		if i == len(req.Questions)-1 && !ask.ClaimerOf(ctx).Claim(answers) {
 			// Another frontend of a race answered a moment before.
 			s.sayPlainWonElsewhere(ctx, p)
 			return nil, ask.CtxErr(ctx)
 		}
-		a.AnsweredAt = time.Now()
-		answers[i] = a
 		if !s.NoSummary {
 			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
 				p.println(l.plain())
@@ -69,7 +69,7 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 
 // sayPlainWonElsewhere is sayWonElsewhere for the plain prompt.
 func (s *Survey) sayPlainWonElsewhere(ctx context.Context, p *plainPrompt) {
-	where, answers, ok := wonElsewhere(ctx)
+	where, answers, ok := ask.ClaimerOf(ctx).Winner()
 	if !ok || s.NoSummary {
 		return
 	}
