@@ -158,6 +158,22 @@ func (p *bgAskuser) exit(t *testing.T) int {
 // HTTP, as the page's form would.
 func webAnswer(t *testing.T, pageURL string, form url.Values) {
 	t.Helper()
+	if code, body := loadWebForm(t, pageURL).submit(t, form); code != http.StatusOK {
+		t.Fatalf("answer: status %d\n%s", code, body)
+	}
+}
+
+// webForm is the form of a card as a browser loaded it: what it posts to,
+// with the page's cookie and form token.
+type webForm struct {
+	c            *http.Client
+	action, csrf string
+}
+
+// loadWebForm loads the page at pageURL until it shows a card's form, and
+// keeps the first one.
+func loadWebForm(t *testing.T, pageURL string) webForm {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	var action, csrf [][]byte
@@ -174,18 +190,23 @@ func webAnswer(t *testing.T, pageURL string, form url.Values) {
 			t.Fatalf("no form on the page:\n%s", body)
 		}
 	}
-	form.Set("csrf", string(csrf[1]))
 	u, _ := url.Parse(pageURL)
-	req, _ := http.NewRequest("POST", u.Scheme+"://"+u.Host+string(action[1]), strings.NewReader(form.Encode()))
+	return webForm{c: c, action: u.Scheme + "://" + u.Host + string(action[1]), csrf: string(csrf[1])}
+}
+
+// submit posts form as the page's script does and returns the reply.
+func (f webForm) submit(t *testing.T, form url.Values) (int, string) {
+	t.Helper()
+	form.Set("csrf", f.csrf)
+	req, _ := http.NewRequest("POST", f.action, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	req.Header.Set("X-Askuser-Fetch", "1")
-	res, err := c.Do(req)
+	res, err := f.c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("answer: status %d", res.StatusCode)
-	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
 }

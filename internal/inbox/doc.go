@@ -32,7 +32,11 @@
 //     terminal (serve resumes with stream-json, which prints none). serve's
 //     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
-//     answered", and nothing changes.
+//     answered", and nothing changes. In a race (--frontend web,survey) an
+//     answer given on the page is claimed (ask.Claimer) before it is taken:
+//     one a hair after the terminal's gets "already answered" too, and a
+//     card whose set another frontend won shows that answer and where it
+//     was given ("Answered at the terminal."), never the page's as accepted.
 //   - Answers are built by ask.Selection from the options the server holds,
 //     never from labels the browser sent, and carry ask.SourcePerson: a
 //     person chose them on the page.
