@@ -52,17 +52,23 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 		}
 		a.AnsweredAt = time.Now()
 		answers[i] = a
-		if i == len(req.Questions)-1 && !ask.ClaimerOf(ctx).Claim(answers) {
-			// Another frontend of a race answered a moment before.
-			s.sayPlainWonElsewhere(ctx, p)
-			return nil, ask.CtxErr(ctx)
-		}
-		if !s.NoSummary {
+		i++
+	}
+	if !ask.ClaimerOf(ctx).Claim(answers) {
+		// Another frontend of a race answered a moment before.
+		s.sayPlainWonElsewhere(ctx, p)
+		return nil, ask.CtxErr(ctx)
+	}
+	// As in the full prompt, the ✔ lines come once the set is answered
+	// and claimed, never one by one: an answer given before the deadline
+	// passed or another frontend won, or changed after "<", never shows
+	// as if it counted.
+	if !s.NoSummary {
+		for _, a := range answers {
 			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
 				p.println(l.plain())
 			}
 		}
-		i++
 	}
 	return answers, nil
 }

@@ -152,3 +152,27 @@ func TestRaceSurveyPlain(t *testing.T) {
 		t.Errorf("plain mode wrote an escape sequence: %q", raw)
 	}
 }
+
+// TestRaceSurveyPlainPartial (issue 24 §6, plain mode): a person answers
+// the first question at the terminal in plain mode, then the browser
+// answers the set. No ✔ line is left for the terminal's first answer,
+// which did not count: only the browser's, said to come from there.
+func TestRaceSurveyPlainPartial(t *testing.T) {
+	release := make(chan struct{})
+	r := startRace(t, twoQuestions(), browserAnswers(release, "SQLite", "TypeScript"), plain)
+	r.tm.WaitText("Type a number")
+	r.tm.Send("1\r") // MongoDB, at the terminal
+	r.tm.WaitText("[Features]")
+	close(release)
+	res := r.finish(t)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkPicked(t, res.answers[:1], "SQLite")
+	if n := r.tm.Screen.Count("✔ Database: MongoDB"); n != 0 {
+		t.Errorf("the terminal's first answer, which did not count, shows as given:\n%s", r.tm.Screen.Dump())
+	}
+	if !strings.HasSuffix(r.tm.Screen.String(), "Answered in the browser:\n  ✔ Database: SQLite\n  ✔ Features: TypeScript") {
+		t.Errorf("the plain prompt does not say what won:\n%s", r.tm.Screen.Dump())
+	}
+}

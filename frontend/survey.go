@@ -44,7 +44,8 @@ import (
 // Plain mode (Plain, or a terminal that cannot be put in raw mode) writes
 // no escape sequence at all: numbered lines, and the answer typed as a
 // line; an empty line takes a single select's recommended option, which
-// the prompt names, and "<" goes back a question.
+// the prompt names, and "<" goes back a question. Its ✔ lines too are
+// printed once the whole set is answered and claimed.
 type Survey struct {
 	in, out *os.File
 
