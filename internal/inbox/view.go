@@ -76,6 +76,12 @@ func kindLabel(kind string) string {
 	return "Question"
 }
 
+// kindLabelThis names a set of kind for a sentence: "this question",
+// "this approval", "this form".
+func kindLabelThis(kind string) string {
+	return "this " + strings.ToLower(kindLabel(kind))
+}
+
 // newCardView renders req as an open card: recommended options are
 // preselected (the first one of a single-select question). page is the
 // path the card's own addresses hang from ("" for the card page, /s/ID in
