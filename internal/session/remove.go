@@ -13,7 +13,7 @@ import (
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
-// running, or asking a question now.
+// running, or asking for an answer now.
 var ErrInUse = errors.New("in use by another askuser process")
 
 // SideDir is the directory beside session id's journal for what its run
@@ -44,7 +44,7 @@ func (st *Store) Remove(id string) (string, error) {
 	defer f.Close()
 	unlock, err := lock(f)
 	if err != nil {
-		return full, fmt.Errorf("session %s is %w (it is running, or asking a question now); stop that process, or let it finish, then remove it", full, ErrInUse)
+		return full, fmt.Errorf("session %s is %w (it is running, or asking for an answer now); stop that process, or let it finish, then remove it", full, ErrInUse)
 	}
 	defer unlock()
 	if err := os.RemoveAll(st.SideDir(full)); err != nil {
