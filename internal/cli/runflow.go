@@ -240,7 +240,7 @@ func (r *runner) finish(out agentloop.Outcome) error {
 	case agentloop.StatusMaxTurns:
 		return withCode(code, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusTimeout:
-		return withCode(code, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("%s; the session is still %s: askuser resume %s", out.Reason, r.sess.Summary().StatusWords(), r.sess.Meta.ID))
 	case agentloop.StatusCancelled:
 		return withCode(code, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
 	}
