@@ -16,7 +16,7 @@ import (
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
-// running, or asking a question now.
+// running, or asking for an answer now.
 var ErrInUse = errors.New("in use by another askuser process")
 
 // SideDir is the directory beside session id's journal for what its run
@@ -57,7 +57,7 @@ func (st *Store) Remove(ref string) (string, error) {
 	defer f.Close()
 	unlock, err := lock(f)
 	if err != nil {
-		return name, fmt.Errorf("session %s is %w (it is running, or asking a question now); stop that process, or let it finish, then remove it", name, ErrInUse)
+		return name, fmt.Errorf("session %s is %w (it is running, or asking for an answer now); stop that process, or let it finish, then remove it", name, ErrInUse)
 	}
 	defer unlock()
 	// RemoveAll removes a link planted as the side directory, not what
