@@ -40,6 +40,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -183,13 +184,26 @@ type Channel interface {
 	// Serve receives taps and hands them to h until ctx ends. It returns
 	// nil when ctx ends, and an error only when the channel cannot go on
 	// (a revoked token); passing faults (a dropped socket, a 429, a long
-	// poll gone silent) are retried inside it.
+	// poll gone silent) are retried inside it. A tap it has received is
+	// delivered and answered (the verdict, the platform's ack) even when
+	// ctx ends meanwhile: the run the tap answers may be stopping because
+	// of it.
 	Serve(ctx context.Context, h Host) error
 	// Check verifies the configuration against the platform and sends a
 	// sample question (askuser channels test); its error says in one line
 	// what failed: a bad token, a missing scope (named), an unknown
 	// destination, a bot the user never started.
 	Check(ctx context.Context) error
+}
+
+// Webhook is implemented by a channel whose platform calls askuser
+// (WhatsApp's webhook): askuser serve serves Handler at /channels/<name>,
+// outside the inbox's token and Host checks, so the handler makes its
+// own (a verify token, a signature) and answers within the platform's
+// limit. Taps it takes go to the Host given to Serve; before Serve is
+// called it has none, and answers so.
+type Webhook interface {
+	Handler() http.Handler
 }
 
 // ErrUnknownSet: no set waiting under that key.

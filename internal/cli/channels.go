@@ -134,6 +134,8 @@ type relayPlace struct {
 	src            *channel.Sources
 	deferAll       bool
 	threads        map[string]channel.Ref
+	// errOut is where the person is told where to answer.
+	errOut io.Writer
 }
 
 // The hidden flags of askuser serve's background resume: register the
@@ -196,6 +198,9 @@ func (x *relayed) frontend(name string) (ask.Frontend, error) {
 		x.served = append(x.served, s)
 	}
 	st := x.place.store
+	if name == feInbox && !x.place.deferAll && x.place.errOut != nil {
+		sayWhereToAnswer(x.place, x.place.errOut)
+	}
 	return &relay.Frontend{Mailbox: st.Mailbox(), Registry: st.Registry(), Session: x.place.session, Title: x.place.title,
 		Channels: []string{name}, Threads: x.place.threads, Defer: x.place.deferAll, Wake: x.wake}, nil
 }
@@ -220,6 +225,20 @@ func (x *relayed) start(errOut io.Writer) {
 	done := make(chan struct{})
 	go func() { x.relay.Run(ctx); close(done) }()
 	x.stop = func() { cancel(); <-done }
+}
+
+// sayWhereToAnswer tells the person where a set asked through the inbox
+// can be answered: the session's page in the askuser serve that shows
+// the state directory, or that none does now.
+func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
+	if u := inboxURL(p.store.Dir, p.session); u != "" {
+		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
+		return
+	}
+	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
+		return // serve runs; a set outside a session has no page of its own
+	}
+	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 }
 
 // mailboxed wraps fe so that each set is answered once, wherever the

@@ -84,3 +84,13 @@ func TestChannelsTestSaysWhatFailed(t *testing.T) {
 		t.Errorf("channels: exit %d:\n%s", code, out)
 	}
 }
+
+// A question asked through the inbox with no askuser serve to show it
+// says so, rather than waiting in silence; --timeout still ends it.
+func TestInboxWithoutServeSaysSo(t *testing.T) {
+	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "ASKUSER_STATE_DIR": t.TempDir()}
+	code, _, errOut := runIn(t, vars, "ask", "--frontend", "inbox", "--timeout", "300ms", questionFile(t))
+	if code != ExitTimeout || !strings.Contains(errOut, "which no askuser serve shows now: start askuser serve there") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}

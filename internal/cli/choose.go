@@ -77,7 +77,7 @@ func (s *frontendSpec) readPlace(c *cli.Context, e *env) error {
 	if !relayMembers(s.names) {
 		return nil
 	}
-	s.place.store = sessionStore(c, e)
+	s.place.store, s.place.errOut = sessionStore(c, e), e.ios.ErrOut
 	if c.Bool(flagRelayDefer) {
 		// askuser serve's background resume: serve sends the sets.
 		s.place.deferAll = true

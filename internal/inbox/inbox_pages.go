@@ -151,12 +151,16 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	for _, w := range sum.Questions { // sess.Waiting(), computed by Summary
 		key := setKey(w.ID)
 		pending[key] = true
-		if v, ok := in.sentCard(id, run, key); ok && v.State == stateSent {
-			d.Cards = append(d.Cards, v)
+		if v, ok := in.sentCard(id, run, key, true); ok {
+			d.Cards = append(d.Cards, v) // answered here, not taken yet
+			continue
+		}
+		if v, ok := in.mailedCard(id, run, w); ok {
+			d.Cards = append(d.Cards, v) // answered elsewhere, not taken yet
 			continue
 		}
 		v := in.openCard(id, w.Request, w.AskedAt)
-		if busy {
+		if busy && !in.answers.Live(id, w) {
 			// Its own process asks it now: answered here, the answer
 			// could not reach the session.
 			v.State, v.Note = stateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
@@ -169,7 +173,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 		for i := len(run.sent) - 1; i >= 0; i-- {
 			if key := setKey(run.sent[i].req.ID); !pending[key] {
 				pending[key] = true // once each, the last answer
-				v, _ := in.sentCard(id, run, key)
+				v, _ := in.sentCard(id, run, key, false)
 				d.Cards = append(d.Cards, v)
 			}
 		}

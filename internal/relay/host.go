@@ -84,6 +84,8 @@ func sentFor(e *session.Entry, name string) *session.Sent {
 // mailbox, and the set marked answered. A tap on a set no process waits
 // on resumes its session in the background (askuser serve).
 func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
+	// An answer being taken is taken whole, though the relay stops.
+	ctx = context.WithoutCancel(ctx)
 	if !h.s.Allow.Allows(t.Who.ID) {
 		return channel.Verdict{Text: channel.NotAllowed}
 	}
@@ -91,7 +93,7 @@ func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 	if err != nil {
 		return channel.Verdict{Text: notWaiting}
 	}
-	if t.Delivery != "" && slices.Contains(e.Deliveries, t.Delivery) {
+	if t.Delivery != "" && slices.Contains(e.Deliveries, t.Delivery) || !e.Pending() && e.Outcome.By == t.Who.Via() {
 		return h.again(e, t)
 	}
 	if t.Rev != e.Rev {
@@ -119,15 +121,18 @@ func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 		return channel.Verdict{Text: tryAgain}
 	}
 	late := e.Session != "" && !h.r.cfg.Sessions.InUse(e.Session)
-	h.r.settleWith(ctx, e, d, late, t.Delivery)
+	e = h.r.settleWith(ctx, e, d, late, t.Delivery)
 	if late {
-		h.r.resume(e.Session)
+		h.r.resume(e)
 	}
 	h.r.Wake()
 	return channel.Verdict{OK: true, Text: outcomeOf(d).Text}
 }
 
-// again answers a tap delivered a second time as the first was.
+// again answers a tap delivered a second time as the first was, and a tap
+// by whoever answered the set already as their own answer: a platform
+// that redelivers a tap whose first delivery was taken just before a
+// crash gets no "already answered by" the person who tapped.
 func (h *host) again(e session.Entry, t channel.Tap) channel.Verdict {
 	if e.Outcome.State == channel.Answered && e.Outcome.By == t.Who.Via() {
 		return channel.Verdict{OK: true, Text: e.Outcome.Text}

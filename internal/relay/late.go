@@ -24,9 +24,10 @@ const (
 	maxResumes    = 3
 )
 
-// resume starts the background resume of session id, unless one runs or
+// resume starts the background resume of e's session, unless one runs or
 // the attempts so far failed too often, too recently.
-func (r *Relay) resume(id string) {
+func (r *Relay) resume(e session.Entry) {
+	id := e.Session
 	if r.cfg.Resume == nil || r.cfg.Resuming != nil && r.cfg.Resuming(id) {
 		return
 	}
@@ -45,7 +46,7 @@ func (r *Relay) resume(id string) {
 	a.next = now.Add(time.Duration(a.n*a.n) * 10 * time.Second)
 	n := a.n
 	r.mu.Unlock()
-	if err := r.cfg.Resume(id); err != nil {
+	if err := r.cfg.Resume(e); err != nil {
 		r.logf("resume "+id, "askuser: could not resume session %s for its answer (attempt %d of %d): %v", id, n, maxResumes, err)
 	}
 }
@@ -69,8 +70,8 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 			r.markFollowedUp(ctx, es) // removed: nothing to say
 			continue
 		}
-		if slices.ContainsFunc(es, func(e session.Entry) bool { return e.Outcome.State == channel.Answered && waitsFor(sess, e) }) {
-			r.resume(id) // posted, not taken yet (a resume failed or never started)
+		if i := slices.IndexFunc(es, func(e session.Entry) bool { return e.Outcome.State == channel.Answered && waitsFor(sess, e) }); i >= 0 {
+			r.resume(es[i]) // posted, not taken yet (a resume failed or never started)
 			continue
 		}
 		last := es[0]

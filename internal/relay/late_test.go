@@ -11,6 +11,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
@@ -76,9 +77,9 @@ func (lr *lateRig) runOn(sess *session.Session, prompt *agentloop.Message) agent
 	return out
 }
 
-func (lr *lateRig) resume(id string) error {
+func (lr *lateRig) resume(e session.Entry) error {
 	lr.resumes.Add(1)
-	sess, err := lr.st.Open(id)
+	sess, err := lr.st.Open(e.Session)
 	if err != nil {
 		return err
 	}
@@ -174,5 +175,46 @@ func TestAnswerPostedBeforeACrashIsResumedOnce(t *testing.T) {
 	}
 	if results != 1 || lr.resumes.Load() != 1 {
 		t.Errorf("%d tool results and %d resumes, want one each", results, lr.resumes.Load())
+	}
+}
+
+// serve killed just after a tap's answer reached the mailbox and the
+// resume it started: the next serve finds the session held by that
+// resume, does not resume it again, and follows up once it has gone on.
+func TestTapTakenByAResumeOfTheKilledServe(t *testing.T) {
+	lr := newLateRig(t, true)
+	m := lr.message(titled("Database"), "of the waiting session")
+	for deadline := time.Now().Add(limit); ; time.Sleep(10 * time.Millisecond) {
+		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the message was never recorded")
+		}
+	}
+	sess, err := lr.st.Open(lr.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	lr.restart(func() { // serve took alice's tap, started the resume, and was killed
+		es, _ := lr.st.Registry().List(context.Background())
+		a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+		a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
+		who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
+		if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+			session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
+			t.Fatal(err)
+		}
+		go func() { <-release; lr.ended <- lr.runOn(sess, nil) }()
+	})
+	time.Sleep(100 * time.Millisecond) // the new serve looks while the resume holds the session
+	close(release)
+	if out := lr.resumed(); out.Status != agentloop.StatusSuccess {
+		t.Fatalf("the resume: %s (%v)", out.Status, out.Err)
+	}
+	done := lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text")
+	if !strings.Contains(done.Replies[0], "Via: @alice on testchan") || lr.resumes.Load() != 0 {
+		t.Errorf("reply %q after %d resumes by serve, want the final text and none", done.Replies, lr.resumes.Load())
 	}
 }

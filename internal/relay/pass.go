@@ -54,10 +54,12 @@ func (r *Relay) settle(ctx context.Context, e session.Entry) session.Entry {
 		r.logf(e.Key, "askuser: %v", err)
 		return e
 	case ok:
-		// Posted, but not marked (the poster was killed in between, or
-		// it was the inbox page or a terminal): when nobody waits, the
-		// session is resumed for it as for a tap.
-		late := e.Session != "" && d.Answers[0].Declined == nil && !r.cfg.Sessions.InUse(e.Session)
+		// Posted, but not marked: the inbox page or a terminal posted
+		// it, or the relay that took a tap was killed in between. A tap
+		// taken so is a late answer (a resume that relay started may
+		// hold the session now), and so is any answer nobody waits on:
+		// the session is resumed for it, and followed up.
+		late := e.Session != "" && d.Answers[0].Declined == nil && (d.Who != nil || !r.cfg.Sessions.InUse(e.Session))
 		return r.settleWith(ctx, e, d, late)
 	case e.Session == "":
 		if !r.cfg.Registry.Held(e.Key) && r.cfg.Now().Sub(e.Updated) > holdGrace {

@@ -35,8 +35,10 @@ type Config struct {
 	// the sets registered for Inbox, resumes sessions whose sets were
 	// answered while nobody waited (Resume), posts what they did next
 	// beside the question, and prunes finished entries.
-	Inbox    bool
-	Resume   func(sessionID string) error
+	Inbox bool
+	// Resume resumes e's session in the background to take e's answer;
+	// Resuming reports whether a resume of the session runs now.
+	Resume   func(e session.Entry) error
 	Resuming func(sessionID string) bool
 	// Link is the inbox page of a set, token included ("" for none).
 	Link func(e session.Entry) string

@@ -3,6 +3,7 @@ package relay_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -269,4 +270,26 @@ func (g *gated) withdrawn() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.gone
+}
+
+// The process a tap answers may stop as soon as it has the answer (a
+// live run serving its own channel): the tap still gets its verdict.
+func TestTapIsAnsweredThoughTheRelayStops(t *testing.T) {
+	for i := range 5 {
+		rg := newRig(t, rigOptions{run: true})
+		a := ask1(context.Background(), rg.frontend(""), ask.Request{ID: fmt.Sprintf("ask_stop_%d", i), Questions: []ask.Question{dbQuestion}})
+		m := rg.message(titled("Database"), "asked")
+		verdict := make(chan channeltest.Verdict, 1)
+		go func() {
+			_, v, _ := rg.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{0}})
+			verdict <- v
+		}()
+		if _, err := a.wait(t); err != nil {
+			t.Fatal(err)
+		}
+		rg.stop() // the run ends
+		if v := <-verdict; !v.OK {
+			t.Fatalf("round %d: the tap got %+v", i, v)
+		}
+	}
 }

@@ -37,7 +37,7 @@ type rig struct {
 
 type rigOptions struct {
 	inbox  bool
-	resume func(id string) error
+	resume func(e session.Entry) error
 	run    bool // start the relay now
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -31,11 +32,33 @@ import (
 // answer or a whole one (and perhaps a stray temporary file, which Prune
 // removes). Nothing follows a symbolic link planted in the mailbox.
 
+// posted wakes the waiters of this process whenever a Post of this
+// process succeeds, so an answer taken by the process that waits on it (a
+// live run serving its channel) is not held up by the poll: the channel
+// is closed and replaced at every post.
+var posted = struct {
+	sync.Mutex
+	ch chan struct{}
+}{ch: make(chan struct{})}
+
+func wakeWaiters() {
+	posted.Lock()
+	close(posted.ch)
+	posted.ch = make(chan struct{})
+	posted.Unlock()
+}
+
+func postedHere() <-chan struct{} {
+	posted.Lock()
+	defer posted.Unlock()
+	return posted.ch
+}
+
 // mailboxDir is the directory of a session's (or the sessionless) mailbox.
 const mailboxDir = "mailbox"
 
 // MailboxPoll is how often Wait looks for an answer.
-const MailboxPoll = 150 * time.Millisecond
+const MailboxPoll = 100 * time.Millisecond
 
 // maxDeliveryBytes bounds what is read of a mailbox file: four answers of
 // 2,000 characters and their labels take a small part of it.
@@ -145,6 +168,7 @@ func (m *Mailbox) Post(ctx context.Context, box Box, d Delivery) error {
 		return &AnsweredError{First: first}
 	}
 	syncDir(dir)
+	wakeWaiters()
 	return nil
 }
 
@@ -190,7 +214,8 @@ func (m *Mailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) {
 }
 
 // Wait returns box's answer as soon as it has one, or ask.CtxErr(ctx)
-// when ctx ends first.
+// when ctx ends first. It looks every Poll, and at once when this process
+// posts an answer.
 func (m *Mailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 	every := m.Poll
 	if every <= 0 {
@@ -199,6 +224,7 @@ func (m *Mailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		here := postedHere()
 		d, ok, err := m.Get(ctx, box)
 		if err != nil || ok {
 			return d, err
@@ -207,6 +233,7 @@ func (m *Mailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 		case <-ctx.Done():
 			return Delivery{}, ask.CtxErr(ctx)
 		case <-t.C:
+		case <-here:
 		}
 	}
 }

@@ -157,8 +157,12 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		}
 		for _, t := range taps {
 			offset = t.Offset + 1
-			v := c.take(ctx, h, t)
-			_ = c.call(ctx, "/verdict", map[string]any{"tap": t.ID, "ok": v.OK, "text": v.Text}, nil)
+			// A tap taken is answered, though ctx ends meanwhile: the
+			// run it answered may be stopping because of it.
+			ans, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			v := c.take(ans, h, t)
+			_ = c.call(ans, "/verdict", map[string]any{"tap": t.ID, "ok": v.OK, "text": v.Text}, nil)
+			cancel()
 		}
 	}
 	return nil
