@@ -225,7 +225,8 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, call *Call, resul
 type params map[string]json.RawMessage
 
 // jsonValued are the parameters that hold objects or arrays.
-var jsonValued = map[string]bool{"reply_markup": true, "reply_parameters": true, "allowed_updates": true}
+var jsonValued = map[string]bool{"reply_markup": true, "reply_parameters": true, "allowed_updates": true,
+	"link_preview_options": true}
 
 func readParams(r *http.Request) (params, error) {
 	p := params{}
