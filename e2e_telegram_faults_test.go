@@ -168,7 +168,7 @@ func TestTelegramChannelsTest(t *testing.T) {
 		t.Errorf("exit %d: %s", code, out)
 	}
 	if ms := r.srv.Messages(); len(ms) != 1 || !strings.Contains(ms[0].Text, "A sample question from @askuser_fake_bot") {
-		t.Errorf("the chat has:\n%s", r.dump())
+		t.Errorf("the chat has:\n%s", r.srv.Dump())
 	}
 	r.srv.Refuse(tgGroup, "bot was kicked from the group chat")
 	code, out := test()

@@ -88,28 +88,11 @@ func (r *tgRig) script(t testing.TB, name, yaml string) string {
 // message waits for a message that cond accepts.
 func (r *tgRig) message(t testing.TB, what string, cond func(telegramfake.Message) bool) telegramfake.Message {
 	t.Helper()
-	var found telegramfake.Message
-	_, ok := r.srv.WaitFor(waitLimit, func(ms []telegramfake.Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := r.srv.WaitMessage(waitLimit, cond)
 	if !ok {
-		t.Fatalf("no message %s; the chat has:\n%s", what, r.dump())
+		t.Fatalf("no message %s; the chat has:\n%s", what, r.srv.Dump())
 	}
-	return found
-}
-
-func (r *tgRig) dump() string {
-	var b strings.Builder
-	for _, m := range r.srv.Messages() {
-		b.WriteString(telegramfake.Render(m) + "\n---\n")
-	}
-	return b.String()
+	return m
 }
 
 func containing(s string) func(telegramfake.Message) bool {
@@ -122,7 +105,7 @@ func (r *tgRig) tap(t testing.TB, u telegramfake.User, id int, label string) str
 	t.Helper()
 	text, err := r.srv.Tap(waitLimit, u, id, label)
 	if err != nil {
-		t.Fatalf("%v\nthe chat has:\n%s", err, r.dump())
+		t.Fatalf("%v\nthe chat has:\n%s", err, r.srv.Dump())
 	}
 	return text
 }
@@ -218,12 +201,19 @@ func TestTelegramAnswersALiveRun(t *testing.T) {
 	if !strings.HasPrefix(m.Text, "Set up the project\nQuestion 1 of 4 · Database\n") {
 		t.Errorf("the message:\n%s", m.Text)
 	}
+	q1 := m.Keyboard[1][0].Data
 	steps := []struct{ label, want string }{{"SQLite", "Recorded. Question 2 of 4 next."}, {"☐ Docs", ""}, {"☐ Tests", ""},
 		{"Done", "Recorded. Question 3 of 4 next."}, {"Other…", "Type your answer as a reply to my message."}}
 	for _, s := range steps {
 		if got := r.tap(t, tgAlice, m.ID, s.label); got != s.want {
 			t.Errorf("pressing %q was answered %q, want %q", s.label, got, s.want)
 		}
+	}
+	// A press on question 1's buttons, which the message no longer shows.
+	if q, err := r.srv.PressData(tgAlice, m.ID, q1); err != nil {
+		t.Fatal(err)
+	} else if got, _ := r.srv.Answer(waitLimit, q); got != "Question 1 is answered already; now question 3 of 4." {
+		t.Errorf("a press on an older rendering was answered %q", got)
 	}
 	prompt := r.message(t, "asking for the name", func(x telegramfake.Message) bool { return x.ForceReply && x.ReplyTo == m.ID })
 	if _, err := r.srv.Reply(tgAlice, prompt.ID, "payments"); err != nil {
@@ -334,16 +324,7 @@ func TestTelegramSurvivesServeKilled(t *testing.T) {
 	}
 	kill(t, serve)
 	serve = r.startServe(t)
-	_, ok := r.srv.WaitCalls(waitLimit, func(cs []telegramfake.Call) bool {
-		n := 0
-		for _, c := range cs {
-			if c.Method == "answerCallbackQuery" && c.Params["callback_query_id"] == q {
-				n++
-			}
-		}
-		return n == 2
-	})
-	if !ok {
+	if !r.srv.WaitAnswered(waitLimit, q, 2) {
 		t.Fatal("the next serve did not get the press again")
 	}
 	r.srv.KeepUpdates(false)

@@ -130,7 +130,8 @@ func (c *Channel) classify(method string, err error) error {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	e := &apiError{method: method, text: c.redact(err.Error())}
+	// A proxy's error page can be long: the first few lines say enough.
+	e := &apiError{method: method, text: channel.Cut(c.redact(err.Error()), 300)}
 	var tm *bot.TooManyRequestsError
 	switch {
 	case errors.As(err, &tm):

@@ -220,16 +220,7 @@ func TestPressDeliveredAgainAfterACrash(t *testing.T) {
 	rg.srv.Answer(limit, q)
 	rg.stop()
 	rg.start()
-	_, ok := rg.srv.WaitCalls(limit, func(cs []telegramfake.Call) bool {
-		n := 0
-		for _, c := range cs {
-			if c.Method == "answerCallbackQuery" && c.Params["callback_query_id"] == q {
-				n++
-			}
-		}
-		return n == 2
-	})
-	if !ok {
+	if !rg.srv.WaitAnswered(limit, q, 2) {
 		t.Fatal("the press was not delivered to the new process")
 	}
 	rg.srv.KeepUpdates(false)

@@ -145,7 +145,7 @@ func TestStrangersAreRefused(t *testing.T) {
 		t.Errorf("mallory's Other… was answered %q", got)
 	}
 	if now, _ := rg.srv.Message(m.ID); len(now.Edits) != 0 || len(rg.srv.Messages()) != 1 {
-		t.Errorf("a stranger's press changed the chat:\n%s", rg.dump())
+		t.Errorf("a stranger's press changed the chat:\n%s", rg.srv.Dump())
 	}
 	e, err := rg.st.Registry().Get(context.Background(), relay.Key("", "ask_2", time.Time{}))
 	if err != nil || e.Sent["telegram"] != nil && e.Sent["telegram"].State != nil {
@@ -309,5 +309,35 @@ func TestOutcomeIsTheLastThingShown(t *testing.T) {
 	}
 	if a.answered() {
 		t.Error("the set was answered")
+	}
+}
+
+// The answers so far live in the state directory: a relay started again
+// (askuser serve restarted) goes on from the question asked now. Typed
+// text is cleaned and capped as at the terminal.
+func TestRestartGoesOnAndTextIsCapped(t *testing.T) {
+	rg := newRig(t, testTimings)
+	a := askBackground(context.Background(), rg.frontend(), ask.Request{ID: "ask_g", Questions: []ask.Question{featuresQuestion, nameQuestion}})
+	m := rg.message("asking", func(m telegramfake.Message) bool { return strings.Contains(m.Text, "Question 1 of 2") })
+	rg.tap(alice, m.ID, "☐ Lint")
+	rg.tap(alice, m.ID, "Done")
+	rg.showing(m.ID, "Question 2 of 2")
+	rg.stop()
+	rg.start()
+	rg.tap(alice, m.ID, "Other…")
+	prompt := rg.message("prompting", func(m telegramfake.Message) bool { return m.ForceReply })
+	long := "\x1b]8;;http://evil\x07" + strings.Repeat("ab", 1500)
+	if _, err := rg.srv.Reply(alice, prompt.ID, long); err != nil {
+		t.Fatal(err)
+	}
+	answers, err := a.wait(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(answers[0].Selected, ",") != "Lint" {
+		t.Errorf("the answer given before the restart: %+v", answers[0])
+	}
+	if got := answers[1].Custom; len([]rune(got)) != ask.MaxFreeTextChars || strings.ContainsAny(got, "\x1b\x07") || !strings.HasPrefix(got, "abab") {
+		t.Errorf("the typed answer, %d characters: %q…", len([]rune(got)), got[:min(len(got), 40)])
 	}
 }

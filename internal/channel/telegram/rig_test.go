@@ -114,20 +114,11 @@ func (rg *rig) frontend() *relay.Mailboxed {
 // message waits for a message that cond holds of, and returns it.
 func (rg *rig) message(what string, cond func(telegramfake.Message) bool) telegramfake.Message {
 	rg.t.Helper()
-	var found telegramfake.Message
-	_, ok := rg.srv.WaitFor(limit, func(ms []telegramfake.Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := rg.srv.WaitMessage(limit, cond)
 	if !ok {
-		rg.t.Fatalf("no message %s; the chat has:\n%s\nrelay log:\n%s", what, rg.dump(), rg.log.String())
+		rg.t.Fatalf("no message %s; the chat has:\n%s\nrelay log:\n%s", what, rg.srv.Dump(), rg.log.String())
 	}
-	return found
+	return m
 }
 
 // showing waits until message id shows text.
@@ -136,20 +127,12 @@ func (rg *rig) showing(id int, text string) telegramfake.Message {
 	return rg.message("showing "+text, func(m telegramfake.Message) bool { return m.ID == id && strings.Contains(m.Text, text) })
 }
 
-func (rg *rig) dump() string {
-	var b strings.Builder
-	for _, m := range rg.srv.Messages() {
-		b.WriteString(telegramfake.Render(m) + "\n---\n")
-	}
-	return b.String()
-}
-
 // tap presses label on message id as u and returns the callback answer.
 func (rg *rig) tap(u telegramfake.User, id int, label string) string {
 	rg.t.Helper()
 	text, err := rg.srv.Tap(limit, u, id, label)
 	if err != nil {
-		rg.t.Fatalf("%v\nthe chat has:\n%s\nrelay log:\n%s", err, rg.dump(), rg.log.String())
+		rg.t.Fatalf("%v\nthe chat has:\n%s\nrelay log:\n%s", err, rg.srv.Dump(), rg.log.String())
 	}
 	return text
 }

@@ -146,6 +146,46 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Message) bool) ([]Mess
 	return msgs, ok
 }
 
+// WaitMessage waits up to limit for a message that cond accepts, and
+// returns the first; ok is false when none came.
+func (s *Server) WaitMessage(limit time.Duration, cond func(Message) bool) (found Message, ok bool) {
+	_, ok = s.WaitFor(limit, func(ms []Message) bool {
+		for _, m := range ms {
+			if cond(m) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	return found, ok
+}
+
+// Dump renders every message, for a test's failure message.
+func (s *Server) Dump() string {
+	var b strings.Builder
+	for _, m := range s.Messages() {
+		b.WriteString(Render(m) + "\n---\n")
+	}
+	return b.String()
+}
+
+// WaitAnswered waits up to limit until the bot has answered callback
+// query id n times (a press delivered again is answered again, and
+// refused by Telegram); false when it did not.
+func (s *Server) WaitAnswered(limit time.Duration, id string, n int) bool {
+	_, ok := s.WaitCalls(limit, func(cs []Call) bool {
+		got := 0
+		for _, c := range cs {
+			if c.Method == "answerCallbackQuery" && c.Params["callback_query_id"] == id {
+				got++
+			}
+		}
+		return got >= n
+	})
+	return ok
+}
+
 // WaitCalls waits up to limit until cond holds of the calls received.
 func (s *Server) WaitCalls(limit time.Duration, cond func([]Call) bool) ([]Call, bool) {
 	var calls []Call
