@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -42,16 +41,7 @@ type claudeResult struct {
 // result returns the tool result the model received for id.
 func (r claudeResult) result(t *testing.T, id string) fakeprovider.ToolResultSeen {
 	t.Helper()
-	var found []fakeprovider.ToolResultSeen
-	for _, tr := range r.srv.ToolResults() {
-		if tr.ToolUseID == id {
-			found = append(found, tr)
-		}
-	}
-	if len(found) != 1 {
-		t.Fatalf("the model got %d tool results for %s, want 1: %+v\nclaude's output: %s", len(found), id, r.srv.ToolResults(), r.stdout)
-	}
-	return found[0]
+	return peerResult(t, r.srv, id, "claude's output: "+r.stdout)
 }
 
 // runClaude runs one case on version, bounded in time, in its own session
@@ -78,19 +68,11 @@ func runClaude(t *testing.T, version string, c claudeCase) claudeResult {
 	defer cancel()
 	cmd := clients.ClaudeCommand(ctx, t, version, t.TempDir(), srv.URL, args...)
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	t.Logf("claude %s -p took %v", version, time.Since(start).Round(time.Millisecond))
-	if err != nil {
-		t.Fatalf("claude %s: %v\nstdout: %s\nstderr: %s", version, err, &stdout, &stderr)
-	}
+	stdout, _ := runPeer(t, "claude "+version+" -p", cmd)
 	if srv.Remaining() != 0 {
-		t.Errorf("claude made fewer model calls than scripted (%d turns left): %s", srv.Remaining(), &stdout)
+		t.Errorf("claude made fewer model calls than scripted (%d turns left): %s", srv.Remaining(), stdout)
 	}
-	return claudeResult{srv: srv, dir: dir, stdout: stdout.String()}
+	return claudeResult{srv: srv, dir: dir, stdout: stdout}
 }
 
 func toolCall(id, name, input string) fakeprovider.ToolCall {

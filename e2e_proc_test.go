@@ -215,6 +215,7 @@ func cmdWaitCode(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("waitcode: %v", p.err)
 	}
 	delete(stateOf(ts).procs, args[1])
+	noteExit(p.cmd.Args, got, filepath.Base(ts.Getenv("WORK")))
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}

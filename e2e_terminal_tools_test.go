@@ -67,7 +67,7 @@ turns:
 	if n := strings.Count(raw, "Allow mcp__fs__write_file to run?"); n < 1 || strings.Contains(raw, "two.txt\r\n\r\n❯") {
 		t.Errorf("write_file asked %d times; the second write is covered by the session grant", n)
 	}
-	if !strings.Contains(raw, "The user denied permission to run mcp__fs__create_directory") {
+	if !strings.Contains(raw, "mcp__fs__create_directory was not run: the user denied it") {
 		t.Errorf("the model never saw the denial\nscreen:\n%s", p.screen.String())
 	}
 }

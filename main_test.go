@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,8 +49,23 @@ func askuserBin() string { return filepath.Join(binDir, "askuser") }
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // built binary: one concern per script (a frontend, an exit code, a way of
 // suspending and resuming), each against loopback fake providers.
+//
+// Each command's help lists the exit codes it can return: every code a
+// script sees an askuser command return must be listed, and when every
+// script ran, every listed code must have been seen.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata/script", nil))
+	scripts, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	ran := 0
+	t.Cleanup(func() { checkExitCodes(t, ran == len(scripts) && !t.Failed()) })
+	testscript.Run(t, scriptParams("testdata/script", func(*testscript.Env) {
+		mu.Lock()
+		ran++
+		mu.Unlock()
+	}))
 }
 
 // scriptParams runs the scripts of dir with askuser's commands; setup, if
@@ -150,6 +166,7 @@ func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
 	} else if err != nil {
 		ts.Fatalf("code: %v", err)
 	}
+	noteExit(args[1:], got, filepath.Base(ts.Getenv("WORK")))
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/approval"
@@ -22,12 +23,14 @@ import (
 // A denied call is an error result carrying the person's words, or why it
 // was denied and by whom.
 func Gate(t Tool, policy *approval.Policy) Tool {
-	return &gated{inner: t, policy: policy}
+	dir, _ := os.Getwd() // path rules read relative paths against the run's folder
+	return &gated{inner: t, policy: policy, dir: dir}
 }
 
 type gated struct {
 	inner  Tool
 	policy *approval.Policy
+	dir    string
 }
 
 // Journal keys of a gated call.
@@ -41,7 +44,7 @@ func (g *gated) Spec() ToolSpec { return g.inner.Spec() }
 
 // Run decides, then runs the inner tool once.
 func (g *gated) Run(ctx context.Context, call *Call) (Result, error) {
-	req := approval.Request{ID: call.ID, Tool: call.Name, Input: call.Input, Agent: call.agent()}
+	req := approval.Request{ID: call.ID, Tool: call.Name, Input: call.Input, Agent: call.agent(), Dir: g.dir}
 	d, err := g.decide(ctx, call, req)
 	if err != nil {
 		return Result{}, err

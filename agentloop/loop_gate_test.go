@@ -80,15 +80,17 @@ func TestGatePersonDecides(t *testing.T) {
 		want   string
 	}{
 		{"allow", func(s *asktest.Stub) { s.Choose(approval.LabelAllow) }, 1, "wrote it"},
-		{"deny", func(s *asktest.Stub) { s.Choose(approval.LabelDeny) }, 0, "The user denied permission to run mcp__fs__write_file"},
-		{"other is instructions", func(s *asktest.Stub) { s.Other("write to ./out instead") }, 0, "said instead: write to ./out instead"},
+		{"deny", func(s *asktest.Stub) { s.Choose(approval.LabelDeny) }, 0,
+			"mcp__fs__write_file was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
+		{"other is instructions", func(s *asktest.Stub) { s.Other("write to ./out instead") }, 0,
+			"mcp__fs__write_file was not run, and the user said instead: write to ./out instead"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := &writeTool{}
 			fe := asktest.New(t)
 			c.script(fe.Expect(approvalQ))
 			_, r := gateRun(t, w, &approval.Policy{}, fe)
-			if w.runs.Load() != c.runs || !strings.Contains(r.Content, c.want) || r.IsError == (c.runs == 1) {
+			if w.runs.Load() != c.runs || r.IsError == (c.runs == 1) || (c.runs == 0 && r.Content != c.want) || !strings.Contains(r.Content, c.want) {
 				t.Errorf("runs %d, result %+v; want %d runs and %q", w.runs.Load(), r, c.runs, c.want)
 			}
 			q := fe.Asked()[0]
@@ -112,7 +114,8 @@ func TestGateAutoFrontendDenies(t *testing.T) {
 func TestGateDenyRuleWins(t *testing.T) {
 	w := &writeTool{}
 	_, r := gateRun(t, w, &approval.Policy{Allow: rules(t, "mcp__fs"), Deny: rules(t, "mcp__fs__write_file"), Mode: approval.ModeBypass}, asktest.New(t))
-	if w.runs.Load() != 0 || !strings.Contains(r.Content, "denied by rule mcp__fs__write_file (--allowedTools)") {
+	want := "mcp__fs__write_file was not run: rule mcp__fs__write_file (--allowedTools) denies it; do not retry it, and continue without it or ask the user to change the rule."
+	if w.runs.Load() != 0 || r.Content != want {
 		t.Errorf("runs %d, result %+v", w.runs.Load(), r)
 	}
 }
@@ -205,7 +208,7 @@ func TestGateTimeoutAutoDenies(t *testing.T) {
 	if out.Status != agentloop.StatusSuccess || w.runs.Load() != 0 {
 		t.Fatalf("status %s, runs %d", out.Status, w.runs.Load())
 	}
-	if r := results(prov.calls[1])[0]; !r.IsError || !strings.Contains(r.Content, "no person answered within") || !strings.Contains(r.Content, "never approves") {
+	if r := results(prov.calls[1])[0]; !r.IsError || !strings.Contains(r.Content, "no person answered within") || !strings.Contains(r.Content, "never allows a tool") {
 		t.Errorf("result %+v", r)
 	}
 }

@@ -9,23 +9,47 @@ import (
 	"strings"
 )
 
+// hostFields are the fields MCP hosts add to every tool's input schema and
+// pass on to the server beside the tool's own, each with the host that adds
+// it. They are the host's, not the model's question, so the decoder ignores
+// them beside "questions", whatever their value; anywhere else, or spelt
+// any other way, a key off the schema is still the model's mistake and is
+// refused with what to fix. This is the one list: add a field here only
+// when a host was seen to send it (CONTRACTS.md).
+var hostFields = map[string]string{
+	// Gemini CLI 0.61: an optional boolean, "wait for the previous tools
+	// in this turn", added to every tool, MCP tools included.
+	"wait_for_previous": "Gemini CLI adds it to every tool",
+}
+
 // Parse decodes and validates AskUserQuestion input. On failure the error is
 // a *ValidationError listing every problem found, each with its path and fix.
 func Parse(data []byte) (Input, error) {
+	in, _, err := ParseCall(data)
+	return in, err
+}
+
+// ParseCall is Parse for a host's tool call: it also names each field a
+// host adds to every tool that it found and ignored, with the host
+// ("wait_for_previous (Gemini CLI adds it to every tool)"), sorted, for a
+// verbose log. ignored is nil when there were none, and is filled in even
+// when the input is refused.
+func ParseCall(data []byte) (in Input, ignored []string, err error) {
 	in, d := decodeInput(data)
 	vprobs, vdropped := in.problems(d)
 	probs := append(d.probs, vprobs...)
 	if len(probs) > 0 {
 		sortProblems(probs)
-		return in, invalid(probs, d.dropped+vdropped)
+		return in, d.ignored, invalid(probs, d.dropped+vdropped)
 	}
-	return in, nil
+	return in, d.ignored, nil
 }
 
 // Decode decodes AskUserQuestion input without validating limits. It is
 // tolerant of what models really send: "questions" given as a JSON-encoded
 // string, an option given as a plain string (its label), and a missing or
-// null "multiSelect" (false). Anything else off the schema is an error.
+// null "multiSelect" (false); and of the fields hosts add to every tool
+// (hostFields). Anything else off the schema is an error.
 func Decode(data []byte) (Input, error) {
 	in, d := decodeInput(data)
 	if len(d.probs) > 0 {
@@ -46,6 +70,8 @@ type decoder struct {
 	// pass: a problem at or under a path it reported is the same mistake
 	// seen again, and is neither kept nor counted.
 	decoded *decoder
+	// ignored notes the hosts' fields found beside "questions".
+	ignored []string
 }
 
 func (d *decoder) add(path, format string, args ...any) {
@@ -93,7 +119,9 @@ func decodeInput(data []byte) (Input, *decoder) {
 		return in, d
 	}
 	for _, k := range sortedKeys(obj) {
-		if k != "questions" {
+		if host, ok := hostFields[k]; ok {
+			d.ignored = append(d.ignored, k+" ("+host+")")
+		} else if k != "questions" {
 			d.unknown("input", k, []string{"questions"})
 		}
 	}

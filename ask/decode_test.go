@@ -135,6 +135,14 @@ var offSchemaTests = []struct {
 }{
 	{"unknown top-level field", `{"questions":[` + validQ + `],"metadata":{}}`,
 		[]Problem{{"metadata", "is not a field of AskUserQuestion input; remove it (fields: questions)"}}},
+	{"questons", `{"questons":[` + validQ + `]}`,
+		[]Problem{{"questions", "is required"}, {"questons", "is not a field of AskUserQuestion input; remove it (fields: questions)"}}},
+	// Only the exact name a host adds, and only beside "questions", is
+	// the host's: anywhere else it is the model's mistake.
+	{"a host's field in a question", oneQuestion(`{"question":"Q?","header":"H","options":["A","B"],"wait_for_previous":true}`),
+		[]Problem{{"questions[0].wait_for_previous", "is not a field here; remove it"}}},
+	{"a host's field misspelt", `{"questions":[` + validQ + `],"waitForPrevious":true}`,
+		[]Problem{{"waitForPrevious", "is not a field of AskUserQuestion input; remove it"}}},
 	{"misspelt questions", `{"Questions":[` + validQ + `]}`,
 		[]Problem{{"questions", "is required"}, {"Questions", `did you mean "questions"?`}}},
 	{"multiselect lower case", oneQuestion(`{"question":"Q?","header":"H","options":["A","B"],"multiselect":true}`),
@@ -217,6 +225,36 @@ func TestDecodeOffSchema(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostFieldsIgnored: a field a host adds to every tool (Gemini CLI
+// 0.61's wait_for_previous, whatever its value) is no error, and
+// ParseCall names it, with the host, for a verbose log. A misspelt field
+// beside it is still refused.
+func TestHostFieldsIgnored(t *testing.T) {
+	for _, v := range []string{"true", "false", "null", `"yes"`} {
+		input := `{"wait_for_previous":` + v + `,"questions":[` + validQ + `]}`
+		in, ignored, err := ParseCall([]byte(input))
+		if err != nil || len(in.Questions) != 1 {
+			t.Errorf("wait_for_previous %s: %v", v, err)
+		}
+		if want := []string{"wait_for_previous (Gemini CLI adds it to every tool)"}; !slices.Equal(ignored, want) {
+			t.Errorf("wait_for_previous %s: ignored %q, want %q", v, ignored, want)
+		}
+		if _, err := Parse([]byte(input)); err != nil {
+			t.Errorf("Parse refuses wait_for_previous %s: %v", v, err)
+		}
+	}
+	if _, ignored, err := ParseCall([]byte(`{"questions":[` + validQ + `]}`)); err != nil || ignored != nil {
+		t.Errorf("plain input: ignored %q, %v", ignored, err)
+	}
+	_, ignored, err := ParseCall([]byte(`{"wait_for_previous":true,"questons":[]}`))
+	if got := pathsOf(problemsOf(t, err)); !slices.Equal(got, []string{"questions", "questons"}) {
+		t.Errorf("misspelt beside a host's field: problems at %q, want questions and questons", got)
+	}
+	if len(ignored) != 1 {
+		t.Errorf("ignored %q beside a refused input; want wait_for_previous still noted", ignored)
 	}
 }
 

@@ -8,6 +8,10 @@
 //     field (questions, question, header, options, label, description,
 //     multiSelect). The answers file, the JSON-lines protocol and the JSON
 //     result reuse these types; there is no second schema.
+//   - Fields an MCP host adds to every tool (Gemini CLI's
+//     wait_for_previous) are ignored beside "questions", and only those, by
+//     name (hostFields in decode.go); any other key off the schema is
+//     refused with what to fix.
 //   - Every Answer carries its Source. Only a frontend that saw a person
 //     choose may set SourcePerson; the result text names every other source,
 //     so a model can always tell a person's choice from a machine's.

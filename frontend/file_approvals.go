@@ -87,12 +87,14 @@ func (p *fileParser) rules(kv pair) []FileRule {
 
 // approvalAnswers answers an approval question set the rules left open
 // when the file is not to suspend: no person wrote an approval for this
-// call, so it is not approved, and the answer says how to allow it.
+// call, so it is not approved. The answer names the file (Via) and the
+// cause only; internal/approval words the one sentence the model reads,
+// with how to allow such calls.
 func (f *File) approvalAnswers(req ask.Request) []ask.Answer {
 	out := make([]ask.Answer, len(req.Questions))
 	for i, q := range req.Questions {
 		out[i] = ask.Answer{Question: q.Question, Header: q.Header, Selected: []string{}, Skipped: true, Source: ask.SourceFile, Via: f.path,
-			Reason: fmt.Sprintf("the answers file %s has no approval rule that allows this call; to allow it, add the tool under approvals: allow: in the file", f.path)}
+			Reason: "no approval rule in the answers file allows this call"}
 	}
 	return out
 }

@@ -12,6 +12,8 @@
 #   .tools/claude-2.1.330/bin/claude
 #   .tools/server-filesystem-2026.8.31/bin/mcp-server-filesystem
 #   .tools/server-everything-2026.8.31/bin/mcp-server-everything
+#   .tools/codex-0.169.0/bin/codex
+#   .tools/gemini-0.61.0/bin/gemini
 #
 # Idempotent: a prefix holding the marker .installed with the right
 # package@version is skipped. A prefix without it (an interrupted install)
@@ -30,6 +32,8 @@ pins=(
   "claude-2.1.330|@anthropic-ai/claude-code@2.1.330|claude"
   "server-filesystem-2026.8.31|@modelcontextprotocol/server-filesystem@2026.8.31|mcp-server-filesystem"
   "server-everything-2026.8.31|@modelcontextprotocol/server-everything@2026.8.31|mcp-server-everything"
+  "codex-0.169.0|@openai/codex@0.169.0|codex"
+  "gemini-0.61.0|@google/gemini-cli@0.61.0|gemini"
 )
 
 fail() {
@@ -73,14 +77,19 @@ for pin in "${pins[@]}"; do
   install "$dir" "$spec" "$bin"
 done
 
-# A Claude Code whose native binary did not land (an optional platform
-# package npm skipped) installs fine and fails only when run: run it now.
-for dir in claude-2.1.197 claude-2.1.330; do
-  want=${dir#claude-}
-  got=$("$tools/$dir/bin/claude" --version 2>&1) ||
-    fail "$dir/bin/claude --version failed: $got (remove .tools/$dir and run again)"
+# A Claude Code or Codex whose native binary did not land (an optional
+# platform package npm skipped) installs fine and fails only when run: run
+# each client now, and check it is the pinned version.
+check() {
+  local dir=$1 bin=$2 want=$3 got
+  got=$("$tools/$dir/bin/$bin" --version 2>&1) ||
+    fail "$dir/bin/$bin --version failed: $got (remove .tools/$dir and run again)"
   case "$got" in
     "$want"*) ;;
-    *) fail "$dir/bin/claude --version printed '$got', want $want (remove .tools/$dir and run again)" ;;
+    *) fail "$dir/bin/$bin --version printed '$got', want $want (remove .tools/$dir and run again)" ;;
   esac
-done
+}
+check claude-2.1.197 claude 2.1.197
+check claude-2.1.330 claude 2.1.330
+check codex-0.169.0 codex "codex-cli 0.169.0"
+check gemini-0.61.0 gemini 0.61.0

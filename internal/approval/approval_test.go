@@ -50,7 +50,8 @@ func TestRuleForms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.rule, err)
 		}
-		if got := r.Matches(tt.call); got != tt.match {
+		d, decided := Policy{Allow: []Rule{r}}.Decide(tt.call, nil)
+		if got := decided && d.Allow; got != tt.match {
 			t.Errorf("%s matches %s %s = %v, want %v", tt.rule, tt.call.Tool, tt.call.Input, got, tt.match)
 		}
 	}
@@ -65,6 +66,9 @@ func TestBadRules(t *testing.T) {
 		"mcp__fs__read(x)":      "MCP tools take no specifier",
 		"Bash git":              "", // two rules when split, one when parsed alone: see TestParseRules
 		"Read File(x)":          "no spaces",
+		"Bash()":                "empty specifier",
+		"Bash( )":               "empty specifier",
+		"Read(src/[a)":          "malformed",
 		"mcp__\x1b[2Jfs*__tool": "would match every server",
 	} {
 		_, err := ParseRule(rule, "x")
@@ -186,7 +190,7 @@ func TestFromAnswers(t *testing.T) {
 	}{
 		{true, ScopeSession, ByPerson, ""},
 		{false, "", ByPerson, "said instead: write it to /tmp instead"},
-		{false, "", ByProgram, "denied permission"},
+		{false, "", ByProgram, "a program over JSON lines (not confirmed to be a person) denied it"},
 	}
 	for _, w := range want {
 		answers, err := fe.Ask(t.Context(), q)
@@ -200,7 +204,7 @@ func TestFromAnswers(t *testing.T) {
 	}
 	// Declined (askuser cancel): not run, and the model is told why.
 	declined := []ask.Answer{ask.Decline(q.Questions[0], "not today", time.Now())}
-	if d := FromAnswers(req, declined); d.Allow || !strings.Contains(d.Message, "declined to answer the approval question (askuser cancel); their reason: not today") {
+	if d := FromAnswers(req, declined); d.Allow || !strings.Contains(d.Message, "declined to answer its approval question (askuser cancel); do not retry it, and continue without it or ask the user; their reason: not today") {
 		t.Errorf("declined approval: %+v", d)
 	}
 }

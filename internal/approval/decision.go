@@ -46,58 +46,6 @@ type Decision struct {
 // Machine reports whether no person made the decision at the time.
 func (d Decision) Machine() bool { return d.By != ByPerson }
 
-// Failed is the decision when deciding itself failed (bad input, a
-// frontend that broke, a timeout): a denial that says what went wrong.
-// Callers that must answer a host whatever happens (askuser hook, whose
-// host runs the tool when the hook fails) use it rather than failing open.
-func Failed(tool string, err error) Decision {
-	return Decision{By: ByPolicy, Why: "the approval could not be asked: " + ask.Display(err.Error()),
-		Message: fmt.Sprintf("Permission to run %s was denied: askuser could not ask for approval (%s).", ask.Display(tool), ask.Display(err.Error()))}
-}
-
-// FromAnswers turns the answers to an approval question (Request.Question)
-// into a decision. A policy's answer never approves: whatever it picked,
-// the call is denied, saying no person approved it.
-func FromAnswers(req Request, answers []ask.Answer) Decision {
-	tool := ask.Display(req.Tool)
-	if len(answers) != 1 {
-		return Decision{By: ByPolicy, Why: "no answer", Message: fmt.Sprintf("Permission to run %s was not granted: nobody answered the approval question.", tool)}
-	}
-	a := answers[0]
-	by := makerOf(a.Source)
-	why := a.Source.Describe()
-	if a.Via != "" {
-		why += " (" + ask.Display(a.Via) + ")"
-	}
-	if by == ByPolicy {
-		reason := "the recommended-option policy never approves a tool"
-		if a.Reason != "" {
-			reason = ask.Display(a.Reason) + "; " + reason
-		}
-		return Decision{By: ByPolicy, Why: reason, Message: fmt.Sprintf("Permission to run %s was denied: no person approved it (%s). Do not retry it; continue without it, or ask the user.", tool, reason)}
-	}
-	switch {
-	case a.Declined != nil:
-		msg := fmt.Sprintf("Permission to run %s was not granted: the user declined to answer the approval question (askuser cancel)", tool)
-		if a.Declined.Reason != "" {
-			msg += "; their reason: " + ask.CleanDeclineReason(a.Declined.Reason)
-		}
-		return Decision{By: by, Why: why + ", declined to answer", Message: msg + ". Do not retry it; continue without it, or ask the user."}
-	case len(a.Selected) == 1 && a.Selected[0] == LabelAllow:
-		return Decision{Allow: true, Scope: ScopeOnce, By: by, Why: why}
-	case len(a.Selected) == 1 && a.Selected[0] == LabelAllowSession:
-		return Decision{Allow: true, Scope: ScopeSession, By: by, Why: why}
-	case a.Custom != "":
-		return Decision{By: by, Why: why, Message: fmt.Sprintf("The user did not run %s and said instead: %s", tool, a.Custom)}
-	case len(a.Selected) == 1 && a.Selected[0] == LabelDeny:
-		return Decision{By: by, Why: why, Message: fmt.Sprintf("The user denied permission to run %s. Do not retry it; continue without it, or ask the user what to do.", tool)}
-	}
-	if a.Reason != "" {
-		return Decision{By: by, Why: ask.Display(a.Reason), Message: fmt.Sprintf("Permission to run %s was not granted: %s. Do not retry it; continue without it, or ask the user.", tool, ask.Display(a.Reason))}
-	}
-	return Decision{By: by, Why: why, Message: fmt.Sprintf("Permission to run %s was not granted: the approval question was skipped.", tool)}
-}
-
 func makerOf(s ask.Source) Maker {
 	switch s {
 	case ask.SourcePerson:
@@ -142,32 +90,35 @@ type Policy struct {
 // make, or ok false when a person must be asked. Deny rules win, then ask
 // rules, then the bypass mode, allow rules and grants.
 func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
-	tool := ask.Display(req.Tool)
-	if r, hit := first(p.Deny, req); hit {
-		return Decision{By: ByRule, Why: r.Describe(), Message: fmt.Sprintf("Permission to run %s was denied by %s.", tool, r.Describe())}, true
+	s := req.subject()
+	if r, hit := s.touched(p.Deny); hit {
+		return deniedByRule(req.Tool, r), true
 	}
-	if _, hit := first(p.Ask, req); hit {
+	if _, hit := s.touched(p.Ask); hit {
 		return Decision{}, false
 	}
 	if p.Mode == ModeBypass {
 		return Decision{Allow: true, Scope: ScopeOnce, By: ByMode, Why: "--permission-mode bypassPermissions"}, true
 	}
-	if r, hit := first(p.Allow, req); hit {
-		return Decision{Allow: true, Scope: ScopeOnce, By: ByRule, Why: r.Describe()}, true
+	if rs, hit := s.covered(p.Allow); hit {
+		return Decision{Allow: true, Scope: ScopeOnce, By: ByRule, Why: describeRules(rs)}, true
 	}
 	if g, hit := grants[req.Tool]; hit {
-		return Decision{Allow: true, Scope: ScopeOnce, By: ByGrant, Why: "allowed for the rest of this session by " + g.Why}, true
+		return Decision{Allow: true, Scope: ScopeOnce, By: ByGrant, Why: "a grant for the rest of this session from " + g.Why}, true
 	}
 	return Decision{}, false
 }
 
-func first(rules []Rule, req Request) (Rule, bool) {
-	for _, r := range rules {
-		if r.Matches(req) {
-			return r, true
-		}
+// describeRules names the rules that allowed a call.
+func describeRules(rs []Rule) string {
+	if len(rs) == 1 {
+		return rs[0].Describe()
 	}
-	return Rule{}, false
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = strings.TrimPrefix(r.Describe(), "rule ")
+	}
+	return "rules " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // Grants are the session's "allow for the rest of this session" decisions,

@@ -1,13 +1,26 @@
 // Package approval decides whether a tool call may run: by rules a person
 // wrote (Claude Code's syntax: mcp__fs__read_file, mcp__fs, Bash(git
-// status:*)), by grants given earlier in the session, by a permission mode,
-// or by asking. An approval is asked as an ordinary question set (Request.
-// Question), so every frontend can answer it; FromAnswers turns the answers
-// into a Decision that says who made it.
+// status:*), Write(src/**)), by grants given earlier in the session, by a
+// permission mode, or by asking. An approval is asked as an ordinary
+// question set (Request.Question), so every frontend can answer it;
+// FromAnswers turns the answers into a Decision that says who made it.
 //
-// It imports only ask: askuser run's tool adapter, askuser mcp's approve
-// tool and askuser hook all call the same code and only translate the
-// Decision into their own shapes.
+// It imports only ask and mvdan.cc/sh (the shell parser that reads command
+// lines; nothing is ever run): askuser run's tool adapter, askuser mcp's
+// approve tool and askuser hook all call the same code and only translate
+// the Decision into their own shapes.
+//
+// Rules mean what Claude Code's mean, and are at least as strict:
+//   - A command line is read as bash reads it (shell.go). An allow rule
+//     covers it only when every simple command in it is allowed and
+//     nothing in it runs code no rule can see (substitutions, eval, sh -c,
+//     functions, variables set for a command, arithmetic) or writes where
+//     no rule looks (redirections to files, background jobs); a line that
+//     does not parse is never covered. A deny or ask rule matches any
+//     command the line would run, wherever it is written.
+//   - A path is cleaned against the session's folder before it is
+//     matched (pathrule.go): a path that leaves a rule's folder never
+//     matches it, and an allow rule must cover where links lead too.
 //
 // Invariants:
 //   - Deny unless something allows: a deny rule wins over everything, an
@@ -18,6 +31,9 @@
 //     auto, --on-timeout auto) never approve a call, whatever option they
 //     picked: the policy falls back to the first option, and "Allow" may be
 //     first. Such a call is denied, and the denial says why.
-//   - Every Decision records who made it, so the result a model or a host
-//     gets can say so.
+//   - Every Decision records who made it, and says so in one sentence
+//     written once (messages.go), so the result a model or a host gets
+//     names who decided and what to do, and no caller adds to it.
+//   - Reading a hostile command line or path costs bounded work and never
+//     panics.
 package approval

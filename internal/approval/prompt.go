@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -24,7 +23,8 @@ type Permission struct {
 	// Message is what the model is told, when not Allow.
 	Message string
 	// Context, when set, tells the model who answered when it was not a
-	// person (a hook's additionalContext).
+	// person (a hook's additionalContext). It carries no program's name:
+	// whoever shows it to a person adds its own.
 	Context string
 }
 
@@ -43,6 +43,9 @@ type Decider struct {
 	// Notes puts who answered into updatedInput's annotations when it was
 	// not a person (the permission-prompt tool has no other channel).
 	Notes bool
+	// Dir is the session's working folder, which path rules and relative
+	// paths are read against: the hook event's cwd, the MCP server's own.
+	Dir string
 }
 
 // Decide decides one call. It never allows by default: every failure is a
@@ -91,7 +94,7 @@ func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) P
 	}
 	p := Permission{Allow: true, UpdatedInput: upd}
 	if !AllPerson(answers) {
-		p.Context = "askuser: not every answer to AskUserQuestion came from a person. Its record:\n\n" + ask.FormatResult(answers)
+		p.Context = "Not every answer to AskUserQuestion came from a person; its record:\n\n" + ask.FormatResult(answers)
 	}
 	return p
 }
@@ -99,7 +102,7 @@ func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) P
 // approve decides whether another tool may run: a rule, else a person.
 // The recommended-option policy never approves (FromAnswers).
 func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMessage) Permission {
-	req := Request{ID: id, Tool: tool, Input: input}
+	req := Request{ID: id, Tool: tool, Input: input, Dir: d.Dir}
 	policy := d.Approvals
 	if policy == nil {
 		policy = &Policy{}
@@ -109,22 +112,12 @@ func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMes
 		answers, err := d.Ask(ctx, req.Question(false))
 		if err != nil {
 			dec = Failed(tool, err)
-			dec.Message += " A rule in the answers file's approvals: section (allow: or deny:) decides such a call without asking."
 		} else {
 			dec = FromAnswers(req, answers)
 		}
 	}
 	if dec.Allow {
-		p := Permission{Allow: true, UpdatedInput: input}
-		if dec.Machine() {
-			p.Context = fmt.Sprintf("askuser: %s was allowed by %s, not by a person at the time.", ask.Display(tool), dec.Why)
-		}
-		return p
+		return Permission{Allow: true, UpdatedInput: input, Context: dec.AllowNote(tool)}
 	}
-	msg := dec.Message
-	if dec.By == ByFile || dec.By == ByProgram {
-		// FromAnswers words these as the user's; say who it really was.
-		msg += fmt.Sprintf(" (Decided by %s.)", dec.Why)
-	}
-	return Permission{Message: msg}
+	return Permission{Message: dec.Message}
 }

@@ -21,6 +21,9 @@ type Request struct {
 	Input json.RawMessage
 	// Agent names the sub-agent that made the call; "" is the main agent.
 	Agent string
+	// Dir is the session's working folder, which relative paths in the
+	// call and in path rules are read against; "" when not known.
+	Dir string
 }
 
 // The options of the approval question. No option is "(Recommended)":
@@ -33,25 +36,12 @@ const (
 	Header = "Approve"
 )
 
-// subjectFields are the input fields a rule's specifier is matched
-// against, in order: the first one present, as a string, is the subject.
-var subjectFields = []string{"command", "file_path", "path", "url"}
-
 // Subject is what a rule's specifier is matched against: the call's
-// command, file_path, path or url (the first present). ok is false when
+// command, file_path, notebook_path, path or url (the first present). ok is false when
 // the input has none, and then only rules without a specifier match.
 func (r Request) Subject() (string, bool) {
-	var in map[string]json.RawMessage
-	if json.Unmarshal(r.Input, &in) != nil {
-		return "", false
-	}
-	for _, f := range subjectFields {
-		var s string
-		if v, ok := in[f]; ok && json.Unmarshal(v, &s) == nil {
-			return s, true
-		}
-	}
-	return "", false
+	field, text := subjectField(r.Input)
+	return text, field != ""
 }
 
 // Summary limits.

@@ -21,7 +21,11 @@ type Rule struct {
 	// From says where the rule was written, for messages:
 	// "--allowedTools", "ci/answers.yaml line 4".
 	From string
-	raw  string
+	// Dir is the folder of the file the rule was written in: a path
+	// specifier starting with one '/' is relative to it. "" (a flag) is
+	// the session's folder.
+	Dir string
+	raw string
 }
 
 // ParseRule reads one rule; from says where it was written.
@@ -34,6 +38,10 @@ func ParseRule(s, from string) (Rule, error) {
 			return r, fmt.Errorf("rule %q: a specifier ends with ')', as in Bash(git status:*)", clip(raw))
 		}
 		name, r.Spec = raw[:i], raw[i+1:len(raw)-1]
+		if strings.TrimSpace(r.Spec) == "" {
+			// Bash() would otherwise read as Bash: every call.
+			return r, fmt.Errorf("rule %q has an empty specifier; write %s for every call, or a specifier such as %s(git status:*)", clip(raw), clip(name), clip(name))
+		}
 		if r.Spec == "*" {
 			r.Spec = "" // Bash(*) is Bash
 		}
@@ -63,8 +71,16 @@ func ParseRule(s, from string) (Rule, error) {
 		return r, nil
 	}
 	r.Tool = name
+	if pathTools[name] && r.Spec != "" {
+		if why := badPathPattern(r.Spec); why != "" {
+			return r, fmt.Errorf("rule %q: %s", clip(raw), why)
+		}
+	}
 	return r, nil
 }
+
+// pathTools are the tools whose specifier is a path pattern.
+var pathTools = map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true, "Glob": true, "Grep": true, "LS": true}
 
 // String is the rule as written.
 func (r Rule) String() string { return r.raw }
@@ -75,22 +91,6 @@ func (r Rule) Describe() string {
 		return "rule " + r.raw
 	}
 	return fmt.Sprintf("rule %s (%s)", r.raw, r.From)
-}
-
-// Matches reports whether the rule covers the call.
-func (r Rule) Matches(req Request) bool {
-	if r.Server {
-		if req.Tool != r.Tool && !strings.HasPrefix(req.Tool, r.Tool+"__") {
-			return false
-		}
-	} else if req.Tool != r.Tool {
-		return false
-	}
-	if r.Spec == "" {
-		return true
-	}
-	subject, ok := req.Subject()
-	return ok && matchSpec(r.Spec, subject)
 }
 
 // matchSpec matches a specifier against a call's subject: "prefix:*" is

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
@@ -27,6 +28,12 @@ func fileRules(f *frontend.File) (*approval.Policy, error) {
 		return nil, nil
 	}
 	p := &approval.Policy{}
+	// A path rule's /path is relative to the file's folder, as Claude
+	// Code's is to its settings file's.
+	dir, err := filepath.Abs(filepath.Dir(f.Path()))
+	if err != nil {
+		dir = ""
+	}
 	for _, list := range []struct {
 		key   string
 		rules []frontend.FileRule
@@ -37,6 +44,7 @@ func fileRules(f *frontend.File) (*approval.Policy, error) {
 			if err != nil {
 				return nil, withCode(ExitInvalid, fmt.Errorf("%s:%d: approvals: %s: %w", f.Path(), fr.Line, list.key, err))
 			}
+			r.Dir = dir
 			*list.into = append(*list.into, r)
 		}
 	}

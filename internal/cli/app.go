@@ -1,6 +1,13 @@
 // Package cli is askuser's command line: the urfave/cli application, the
 // wiring of frontends and providers, and the one mapping from errors to
 // exit codes. main.go only calls Run.
+//
+// Invariants: a flag that takes one of a few values carries them
+// (choiceFlag), so its parser, its help and its completion offer the same
+// list, and a command offers nothing it refuses; help is askuser's own
+// printer (help.go), wrapped to the terminal at word boundaries, and lists
+// only the exit codes its command can return (commandExits), which the
+// end-to-end scripts check against the binary.
 package cli
 
 import (
@@ -74,7 +81,7 @@ func newApp(e *env) *cli.App {
 		Usage:           "let an AI agent stop, ask its human a structured question, and carry on",
 		Version:         version(),
 		Reader:          e.ios.In,
-		Writer:          e.ios.Out,
+		Writer:          &helpOut{Writer: e.ios.Out, width: helpWidth(e.ios)},
 		ErrWriter:       e.ios.ErrOut,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: true,
@@ -84,7 +91,11 @@ func newApp(e *env) *cli.App {
 		DisableSliceFlagSeparator: true,
 		// urfave/cli adds --help only when it adds its own help command;
 		// ours replaces that command (an unknown topic is a usage error).
-		Flags:                []cli.Flag{cli.HelpFlag},
+		// Its version flag is --version and -v; -v is --verbose in every
+		// command that has one, so the version is --version alone, as gh
+		// has it.
+		HideVersion:          true,
+		Flags:                []cli.Flag{cli.HelpFlag, &cli.BoolFlag{Name: "version", Usage: "print the version"}},
 		EnableBashCompletion: false,
 		OnUsageError:         onUsageError,
 		Commands: []*cli.Command{
@@ -105,33 +116,28 @@ func newApp(e *env) *cli.App {
 			completeCmd(e),
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				_, err := fmt.Fprintf(c.App.Writer, "askuser version %s\n", c.App.Version)
+				return err
+			}
 			if c.NArg() > 0 {
-				return usageErrorf("unknown command %q; run askuser --help to see the commands", c.Args().First())
+				return unknownCommand(c.App.Commands, c.Args().First(), "askuser --help")
 			}
 			return cli.ShowAppHelp(c)
 		},
 	}
-	// The exit-code table ends every help page. The app's and the
-	// commands' own templates carry it: urfave/cli's package-level
-	// templates are shared by every App, so appending there would grow
-	// them with each Run.
-	// Every help page then ends with examples a person can copy.
-	exits := ExitCodesHelp()
-	app.CustomAppHelpTemplate = cli.AppHelpTemplate + "\n" + exits + examplesHelp("")
-	setupCommands(app.Commands, "", exits)
+	setupCommands(app.Commands)
 	return app
 }
 
 // setupCommands gives every command and subcommand the same usage-error
-// wording, the exit-code table and examples in its help, and the duration
-// checks. exits is ExitCodesHelp(), made once.
-func setupCommands(cmds []*cli.Command, parent, exits string) {
+// wording and the duration checks. (Help pages, with their exit codes and
+// examples, are printHelp's.)
+func setupCommands(cmds []*cli.Command) {
 	for _, cmd := range cmds {
-		name := strings.TrimSpace(parent + " " + cmd.Name)
 		cmd.OnUsageError = onUsageError
-		cmd.CustomHelpTemplate = cli.CommandHelpTemplate + "\n" + exits + examplesHelp(name)
 		cmd.Before = checkDurations
-		setupCommands(cmd.Subcommands, name, exits)
+		setupCommands(cmd.Subcommands)
 	}
 }
 
@@ -150,7 +156,7 @@ func helpCommand() *cli.Command {
 				return cli.ShowAppHelp(c)
 			}
 			if cmd := c.App.Command(name); cmd == nil || cmd.Hidden {
-				return usageErrorf("unknown command %q; run askuser help to see the commands", name)
+				return unknownCommand(c.App.Commands, name, "askuser help")
 			}
 			// The app's context knows the commands; this one only its own.
 			return cli.ShowCommandHelp(c.Lineage()[1], name)
@@ -237,18 +243,12 @@ var examples = map[string][]string{
 	},
 }
 
-// examplesHelp is the EXAMPLES section of a help page.
-func examplesHelp(cmd string) string {
-	ex := examples[cmd]
-	if len(ex) == 0 {
-		return ""
-	}
-	return "\nEXAMPLES:\n   " + strings.Join(ex, "\n   ") + "\n"
-}
-
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	if msg, ok := durationUsage(c, err); ok {
 		return usageErrorf("%s", msg)
+	}
+	if name, ok := undefinedFlag(err); ok {
+		return unknownFlag(c.App, c.Command, name)
 	}
 	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
 }

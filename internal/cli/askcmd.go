@@ -26,12 +26,18 @@ with "-" (answer lines may follow it on the same stream), asks through the chose
 and prints the tool result the model would get (or, with --json, one JSON line).
 
 How it asks: --frontend wins; else --answers FILE selects the answers file; else a terminal
-on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).`,
-		Flags: append(append(frontendFlags(), stateDirFlag()),
-			&cli.BoolFlag{Name: "json", Usage: "print the answers as one JSON line instead of the tool result text"},
-			&cli.DurationFlag{Name: "timeout", Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
-			&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "after --timeout: error (exit 7) or auto (take the recommended options, marked as such)"},
-			&cli.StringFlag{Name: "id", Usage: "question set `ID` used on JSON lines (default: generated)"},
+on stdin selects the prompt; else a pipe on stdin selects JSON lines (docs/protocol.md).
+
+Standard output holds the result alone. The JSON-lines question and error lines go to
+standard error when a pipe on stdin chose that frontend, to standard output (before the
+result) when --frontend stdio names it, and to descriptor N with --protocol-fd N.`,
+		Flags: append(frontendFlags(askAsking),
+			&cli.BoolFlag{Name: "json", Category: catOutput, Usage: "print the answers as one JSON line instead of the tool result text"},
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Usage: "give up waiting after `DURATION` (e.g. 30s, 5m)"},
+			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
+			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
+			protocolFDFlag(false),
+			stateDirFlag(),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },
 	}
@@ -59,12 +65,20 @@ func runAsk(c *cli.Context, e *env) error {
 		}
 		path = "-"
 	}
+	fd, err := protocolFD(c)
+	if err != nil {
+		return err
+	}
+	lines, err := questionLines(spec, fd, e.ios.Out, e.ios.ErrOut, false, false)
+	if err != nil {
+		return err
+	}
 	in, rest, err := readQuestions(path, e.ios.In)
 	if err != nil {
 		return err
 	}
 	spec.place.title = "askuser ask"
-	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: e.ios.Out, Via: "stdin"})
+	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
 		return err
 	}

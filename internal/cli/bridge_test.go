@@ -67,17 +67,32 @@ func TestHookAnswersFileWithApprovals(t *testing.T) {
 	if !strings.Contains(out["additionalContext"].(string), "answers file ("+f+")") {
 		t.Errorf("additionalContext %q does not name the answers file", out["additionalContext"])
 	}
+	// The probe's cases: README's own rule allows none of them.
 	for cmd, want := range map[string]string{
 		"git status": "allow", "rm -rf build": "deny", "touch x": "deny",
+		"git status && rm -rf x": "deny", "git status | sh": "deny", "git status || touch x": "deny",
+		"git status & touch x": "deny", "git status $(touch x)": "deny", "git status `touch x`": "deny",
+		"git status > ~/.bashrc": "deny",
 	} {
 		_, out, _ := runHookCmd(t, hookBash(cmd), "--answers", f)
 		if out["permissionDecision"] != want {
 			t.Errorf("%s: decision %v, want %s", cmd, out, want)
 		}
 	}
-	_, out, _ = runHookCmd(t, hookBash("rm -rf build"), "--answers", f)
-	if !strings.Contains(out["permissionDecisionReason"].(string), "rule Bash(rm:*) ("+f+" line 5)") {
-		t.Errorf("denial %q does not name the rule and the file", out["permissionDecisionReason"])
+	// Each decision is one sentence, naming who decided and what to do.
+	for cmd, want := range map[string]string{
+		"rm -rf build":               "Bash was not run: rule Bash(rm:*) (" + f + " line 5) denies it; do not retry it, and continue without it or ask the user to change the rule.",
+		"git status && rm -rf build": "Bash was not run: rule Bash(rm:*) (" + f + " line 5) denies it; do not retry it, and continue without it or ask the user to change the rule.",
+		"touch x":                    "Bash was not run: the answers file " + f + " has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash under approvals: allow: in " + f + ").",
+	} {
+		_, out, _ := runHookCmd(t, hookBash(cmd), "--answers", f)
+		if got := out["permissionDecisionReason"]; got != want {
+			t.Errorf("%s: the model reads\n %q\nwant %q", cmd, got, want)
+		}
+	}
+	_, out, _ = runHookCmd(t, hookBash("git status"), "--answers", f)
+	if want := "Bash was allowed by rule Bash(git status:*) (" + f + " line 3), not by a person at the time."; out["additionalContext"] != want {
+		t.Errorf("additionalContext %q, want %q", out["additionalContext"], want)
 	}
 }
 
@@ -143,7 +158,7 @@ func TestMCPCommand(t *testing.T) {
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(context.Background(), []string{"askuser", "mcp", "--answers", f}, inR, outW, &errOut)
+		done <- Run(context.Background(), []string{"askuser", "mcp", "--answers", f, "--verbose"}, inR, outW, &errOut)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
@@ -166,7 +181,9 @@ func TestMCPCommand(t *testing.T) {
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	var ev map[string]json.RawMessage
 	_ = json.Unmarshal([]byte(hookAsk), &ev)
-	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + string(ev["tool_input"]) + `}}`)
+	// With the field Gemini CLI adds to every tool, which --verbose notes.
+	args := strings.Replace(string(ev["tool_input"]), `{`, `{"wait_for_previous":false,`, 1)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + args + `}}`)
 	if r := reply("2"); !strings.Contains(r, `Selected: PostgreSQL\n   Answered by: an answers file`) {
 		t.Errorf("AskUserQuestion replied %s", r)
 	}
@@ -180,7 +197,31 @@ func TestMCPCommand(t *testing.T) {
 		if code != ExitOK {
 			t.Errorf("askuser mcp exited %d when its input ended; stderr %s", code, errOut.String())
 		}
+		if !strings.Contains(errOut.String(), "ignored wait_for_previous (Gemini CLI adds it to every tool)") {
+			t.Errorf("askuser mcp --verbose did not note the ignored field; stderr %s", errOut.String())
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("askuser mcp did not exit when its input ended")
+	}
+}
+
+// A path rule's /path is the answers file's folder; other paths are read
+// against the event's cwd, and .. that leaves the folder is not allowed.
+func TestHookPathRulesFromAnswersFile(t *testing.T) {
+	f := writeFile(t, "ci.yaml", "approvals:\n  allow: [\"Edit(/docs/**)\"]\nunanswered: error\n")
+	dir := filepath.Dir(f)
+	event := func(cwd, path string) string {
+		return `{"hook_event_name":"PreToolUse","cwd":"` + cwd + `","tool_name":"Write","tool_use_id":"toolu_3","tool_input":{"file_path":"` + path + `","content":"x"}}`
+	}
+	for _, tc := range []struct{ cwd, path, want string }{
+		{"/elsewhere", dir + "/docs/a.md", "allow"},
+		{dir, "docs/a.md", "allow"},
+		{"/elsewhere", "docs/a.md", "deny"},
+		{dir, "docs/../ci.yaml", "deny"},
+	} {
+		_, out, _ := runHookCmd(t, event(tc.cwd, tc.path), "--answers", f)
+		if out["permissionDecision"] != tc.want {
+			t.Errorf("cwd %s, path %s: decision %v, want %s", tc.cwd, tc.path, out, tc.want)
+		}
 	}
 }

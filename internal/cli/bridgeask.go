@@ -16,32 +16,40 @@ import (
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/mcp"
 )
 
 // feElicit asks through the MCP host's own form (askuser mcp only).
 const feElicit = "elicit"
 
 // bridgeFlags are the flags of askuser mcp and askuser hook: the frontend
-// flags of askuser ask, where standard input is not the person's (it
+// flags of askuser ask as a, where standard input is not the person's (it
 // carries MCP, or the hook event), so stdio is not offered and the person
 // is reached at /dev/tty.
-func bridgeFlags(elicit bool) []cli.Flag {
-	usage := "how to ask: survey (a prompt on the terminal, /dev/tty), file (answers file), auto (recommended option; never approves a tool)"
-	if elicit {
-		usage += ", elicit (the MCP host's own form), web (a page in a browser; --listen ADDR)"
-	}
-	usage += ", inbox (askuser serve's page and chat channels) or a chat channel (" + strings.Join(knownChannels(), ", ") + "); a comma list offers several and the first answer wins"
-	flags := []cli.Flag{&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: usage + " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"}}
-	for _, f := range frontendFlags() {
-		if f.Names()[0] != "frontend" {
-			flags = append(flags, f)
-		}
-	}
-	return append(flags, stateDirFlag(),
-		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
-		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicyError), Usage: "when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)"},
+func bridgeFlags(a asking, server bool) []cli.Flag {
+	return append(frontendFlags(a), stateDirFlag(),
+		askTimeoutFlag(server),
+		onTimeoutFlag("when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)",
+			ask.PolicyError, ask.PolicyAuto),
 		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
 	)
+}
+
+// askTimeoutFlag is --ask-timeout of askuser mcp (server) or askuser hook.
+// Its default is what bounds a question without it: for the server, the
+// bound it puts on a call whose host sends no progress token and so cannot
+// be kept from its idle limit (mcp.DefaultUnwatched); for the hook, its
+// own --timeout.
+func askTimeoutFlag(server bool) cli.Flag {
+	f := &cli.DurationFlag{Name: "ask-timeout", Category: catTimeouts, Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout",
+		DefaultText: "none; --timeout bounds the whole hook"}
+	if server {
+		f.Usage += fmt.Sprintf(". Without it, a call whose host sends no progress token is bounded by %s, and the result says nobody answered: "+
+			"askuser cannot send such a host progress, and Claude Code 2.1.330 aborts a call after 30 minutes without a reply or progress, "+
+			"sending no cancellation, which would leave the question on the person's screen after the host gave up", shortDuration(mcp.DefaultUnwatched))
+		f.DefaultText = shortDuration(mcp.DefaultUnwatched) + " for a call without a progress token, none for a call with one"
+	}
+	return f
 }
 
 // bridgeAsker asks for askuser mcp and askuser hook. It chooses the
@@ -70,8 +78,8 @@ type bridgeAsker struct {
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
 // back beside it.
-func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approval.Policy, error) {
-	spec, err := readBridgeSpec(c, e, elicit)
+func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
+	spec, err := readBridgeSpec(c, e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,17 +111,14 @@ func newBridgeAsker(c *cli.Context, e *env, elicit bool) (*bridgeAsker, *approva
 	return b, rules, nil
 }
 
-func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
+func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	var err error
-	if s.names, err = bridgeNames(s.nameFrom, s.name, elicit); err != nil {
+	if s.names, err = bridgeNames(s.nameFrom, s.name, choicesOf(c.Command.Flags, "frontend")); err != nil {
 		return s, err
 	}
 	if s.listen = c.String("listen"); s.listen != "" && !slices.Contains(s.names, feWeb) {
-		if !elicit {
-			return s, usageErrorf("--listen is for the web page, which askuser hook does not serve; askuser mcp --frontend web does")
-		}
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
 	if err := s.readPlace(c, e); err != nil {
@@ -128,41 +133,19 @@ func readBridgeSpec(c *cli.Context, e *env, elicit bool) (frontendSpec, error) {
 	return s, nil
 }
 
-// bridgeNames reads --frontend for askuser mcp (elicit) and askuser hook:
-// the names of askuser ask but stdio, whose standard input is not the
-// person's, with elicit and web for mcp only (a hook cannot serve a page
-// while it must answer; the inbox and the channels need no listener).
-func bridgeNames(from, value string, elicit bool) ([]string, error) {
-	if value == "" {
-		return nil, nil
-	}
-	allowed := "survey, file, auto, inbox or a chat channel (" + strings.Join(knownChannels(), ", ") + ")"
-	if elicit {
-		allowed = "survey, file, auto, elicit, web, inbox or a chat channel (" + strings.Join(knownChannels(), ", ") + ")"
-	}
-	var names, common []string
+// bridgeNames reads --frontend for askuser mcp and askuser hook: a name
+// the command accepts, or a comma list of them; stdio is refused with why.
+func bridgeNames(from, value string, accepted []string) ([]string, error) {
 	for _, n := range strings.Split(value, ",") {
-		n = strings.TrimSpace(n)
-		switch {
+		switch n = strings.TrimSpace(n); {
+		case value == "", slices.Contains(accepted, n), isRelayName(n):
 		case n == feStdio:
 			return nil, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", from)
-		case (n == feElicit || n == feWeb) && !elicit,
-			n != feElicit && n != feSurvey && n != feFile && n != feAuto && n != feWeb && !isRelayName(n):
-			return nil, usageErrorf("%s: %q is not a frontend here; use %s, or a comma list of them", from, n, allowed)
-		case n == feElicit && slices.Contains(names, n):
-			return nil, usageErrorf("%s: %s is listed twice", from, n)
-		case n != feElicit:
-			common = append(common, n)
+		default:
+			return nil, usageErrorf("%s: %q is not a frontend here; use %s, or a comma list such as %s", from, n, orList(accepted), listExample(accepted))
 		}
-		names = append(names, n)
 	}
-	if len(names) > 1 && slices.Contains(names, feAuto) {
-		return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
-	}
-	if _, err := parseFrontendList(from, strings.Join(common, ",")); err != nil {
-		return nil, err // a channel not linked, a name twice
-	}
-	return names, nil
+	return parseFrontendList(from, value, accepted) // auto in a list, a name twice, a channel not built in
 }
 
 // startRelay builds the inbox and channel frontends named, and serves the

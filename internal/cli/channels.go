@@ -20,9 +20,6 @@ import (
 // feInbox asks wherever askuser serve answers: its page and its channels.
 const feInbox = relay.Inbox
 
-// channelCategory groups the channels' flags in --help.
-const channelCategory = "Chat channels"
-
 // isRelayName reports whether a frontend name asks through the registry:
 // the inbox, or a chat channel askuser knows (linked or not).
 func isRelayName(name string) bool {
@@ -51,7 +48,7 @@ func channelFlags() []cli.Flag {
 	var flags []cli.Flag
 	for _, s := range channel.Specs() {
 		for _, set := range []channel.Setting{s.Dest, s.Users, s.API} {
-			flags = append(flags, &cli.StringFlag{Name: set.Flag(), Category: channelCategory,
+			flags = append(flags, &cli.StringFlag{Name: set.Flag(), Category: catChannels,
 				Usage: set.Usage + " (env " + set.Env + ")"})
 		}
 	}

@@ -25,20 +25,6 @@ const (
 	feWeb    = "web"
 )
 
-// frontendFlags are the flags that choose how questions are asked; ask,
-// run and resume share them.
-func frontendFlags() []cli.Flag {
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "frontend", Aliases: []string{"f"}, Usage: "how to ask: survey (terminal prompt), stdio (JSON lines), file (answers file), auto (recommended option), web (a page in a browser), inbox (askuser serve's page and chat channels), or a chat channel (" + strings.Join(knownChannels(), ", ") + "); a comma list such as web,survey offers several and the first answer wins (env ASKUSER_FRONTEND)"},
-		&cli.StringFlag{Name: "listen", Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
-		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
-		&cli.StringFlag{Name: "on-unanswered", Usage: "when the answers file has no entry for a question: error, auto (recommended option) or suspend (run only; with --frontend stdio, the sets stdin ends before answering are kept, and answer lines may name sets not asked yet) (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which frontend was chosen and why, on stderr"},
-		&cli.BoolFlag{Name: "plain", Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
-	}
-	return append(flags, channelFlags()...)
-}
-
 // frontendSpec is the frontend the flags and environment ask for.
 type frontendSpec struct {
 	// name is the frontend, or a comma list of them (names).
@@ -58,7 +44,7 @@ func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
 	var err error
-	if s.names, err = parseFrontendList(s.nameFrom, s.name); err != nil {
+	if s.names, err = parseFrontendList(s.nameFrom, s.name, choicesOf(c.Command.Flags, "frontend")); err != nil {
 		return s, err
 	}
 	s.listen = c.String("listen")
@@ -128,8 +114,9 @@ func flagOrEnv(c *cli.Context, e *env, flag, envVar string) (value, from string)
 }
 
 // parseFrontendList reads --frontend: one name, or a comma list of
-// different names that are offered together (a frontend.Race).
-func parseFrontendList(from, value string) ([]string, error) {
+// different names that are offered together (a frontend.Race); accepted
+// are the command's names for it.
+func parseFrontendList(from, value string, accepted []string) ([]string, error) {
 	if value == "" {
 		return nil, nil
 	}
@@ -138,19 +125,14 @@ func parseFrontendList(from, value string) ([]string, error) {
 		n = strings.TrimSpace(n)
 		names[i] = n
 		switch {
-		case n == feSurvey, n == feStdio, n == feFile, n == feWeb, n == feInbox:
-		case isRelayName(n):
-			if spec, _ := channel.Lookup(n); spec.New == nil {
-				return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", from, spec.NotLinked()))
-			}
-		case n == feAuto:
-			if len(names) > 1 {
-				return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
-			}
-		default:
-			return nil, usageErrorf("%s: %q is not a frontend; use survey, stdio, file, auto, web, inbox or a chat channel (%s), or a comma list such as web,survey", from, n, strings.Join(knownChannels(), ", "))
-		}
-		if slices.Contains(names[:i], n) {
+		case isRelayName(n) && !slices.Contains(accepted, n) && slices.Contains(accepted, feInbox):
+			spec, _ := channel.Lookup(n)
+			return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", from, spec.NotLinked()))
+		case !slices.Contains(accepted, n):
+			return nil, usageErrorf("%s: %q is not a frontend; use %s, or a comma list such as %s", from, n, orList(accepted), listExample(accepted))
+		case n == feAuto && len(names) > 1:
+			return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
+		case slices.Contains(names[:i], n):
 			return nil, usageErrorf("%s: %s is listed twice", from, n)
 		}
 	}

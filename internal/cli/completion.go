@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -119,17 +120,6 @@ function __askuser_complete
 end
 complete -c askuser -f -a '(__askuser_complete)'
 `,
-}
-
-// Values of the flags that take one of a few.
-var flagValues = map[string][]string{
-	"frontend":      {feSurvey, feStdio, feFile, feAuto},
-	"provider":      {"anthropic", "openai", "script"},
-	"output-format": {outText, outJSON, outStreamJSON},
-	"input-format":  {"text", "stream-json"},
-	"on-timeout":    {string(ask.PolicySuspend), string(ask.PolicyAuto), string(ask.PolicyError)},
-	"on-unanswered": {string(ask.PolicyError), string(ask.PolicyAuto), string(ask.PolicySuspend)},
-	"bell":          {"auto", "always", "never"},
 }
 
 // Flags whose value is a file or a directory.
@@ -254,12 +244,12 @@ func takesValue(cmd *cli.Command, flag string) bool {
 // session ids, or file names.
 func valuesOf(app *cli.App, words []string, flag string, e *env) []string {
 	name := strings.TrimLeft(flag, "-")
+	var flags []cli.Flag
 	if cmd := commandOf(app, words); cmd != nil {
-		for _, f := range cmd.Flags {
-			for _, n := range f.Names() {
-				if n == name {
-					name = f.Names()[0] // -f is --frontend
-				}
+		flags = cmd.Flags
+		for _, f := range flags {
+			if slices.Contains(f.Names(), name) {
+				name = f.Names()[0] // -f is --frontend
 			}
 		}
 	}
@@ -269,7 +259,8 @@ func valuesOf(app *cli.App, words []string, flag string, e *env) []string {
 	case fileFlags[name]:
 		return []string{filesMarker}
 	}
-	return flagValues[name]
+	// The values the command's parser accepts, from the flag itself.
+	return choicesOf(flags, name)
 }
 
 // sessionIDs lists sessions as "id<TAB>first prompt": with waiting, those

@@ -42,12 +42,26 @@ func TestComplete(t *testing.T) {
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"run", "--fro"}, []string{"--frontend"}},
-		{[]string{"run", "--frontend", ""}, []string{"survey", "stdio", "file", "auto"}},
+		// --frontend offers what the command's parser accepts, and only that.
+		{[]string{"run", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
+		{[]string{"resume", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
 		{[]string{"run", "-f", "s"}, []string{"survey", "stdio"}},
 		{[]string{"ask", "--frontend", "=", "a"}, []string{"auto"}}, // bash splits at "="
-		{[]string{"ask", "--frontend", "="}, []string{"survey", "stdio", "file", "auto"}},
+		{[]string{"ask", "--frontend", "="}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
 		{[]string{"ask", "--frontend=f"}, []string{"--frontend=file"}}, // zsh and fish do not
+		{[]string{"mcp", "--frontend", ""}, []string{"survey", "file", "auto", "elicit", "web", "inbox", "testchan"}},
+		{[]string{"hook", "--frontend", ""}, []string{"survey", "file", "auto", "inbox", "testchan"}},
+		{[]string{"hook", "--li"}, nil}, // hook serves no page
+		{[]string{"mcp", "--li"}, []string{"--listen"}},
+		{[]string{"resume", "--input"}, nil}, // resume answers pending questions only
+		// The policies each command accepts: suspend needs a session.
 		{[]string{"run", "--on-timeout", ""}, []string{"suspend", "auto", "error"}},
+		{[]string{"ask", "--on-timeout", ""}, []string{"error", "auto"}},
+		{[]string{"mcp", "--on-timeout", ""}, []string{"error", "auto"}},
+		{[]string{"run", "--on-unanswered", ""}, []string{"error", "auto", "suspend"}},
+		{[]string{"ask", "--on-unanswered", ""}, []string{"error", "auto"}},
+		{[]string{"hook", "--on-unanswered", ""}, []string{"error", "auto"}},
+		{[]string{"run", "--permission-mode", ""}, []string{"default", "bypassPermissions"}},
 		{[]string{"run", "--bell", "n"}, []string{"never"}},
 		{[]string{"run", "--provider", ""}, []string{"anthropic", "openai", "script"}},
 		{[]string{"resume", ""}, []string{waiting}},
@@ -179,7 +193,19 @@ func checkExamples(t *testing.T, name, page string) {
 		t.Errorf("%s --help has no EXAMPLES section:\n%s", name, page)
 		return
 	}
-	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	// A comment too long to sit beside its command stands above it, and a
+	// command too long for a line goes on with a backslash.
+	var lines []string
+	joined := ""
+	for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if joined += l; strings.HasSuffix(l, `\`) {
+			continue
+		}
+		lines, joined = append(lines, joined), ""
+	}
 	if len(lines) < 2 || len(lines) > 3 {
 		t.Errorf("%s --help ends with %d examples, want 2 or 3:\n%s", name, len(lines), tail)
 	}

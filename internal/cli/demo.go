@@ -24,16 +24,11 @@ var demoScript []byte
 const demoPrompt = "Add authentication to my app"
 
 func demoCommand(e *env) *cli.Command {
-	var flags []cli.Flag
-	provider := map[string]bool{}
+	var provider []string
 	for _, f := range providerFlags() {
-		provider[f.Names()[0]] = true
+		provider = append(provider, f.Names()[0])
 	}
-	for _, f := range runFlags() {
-		if !provider[f.Names()[0]] {
-			flags = append(flags, f)
-		}
-	}
+	flags := withoutFlags(runFlags(), provider...)
 	return &cli.Command{
 		Name:      "demo",
 		Usage:     "try askuser with no API key: a scripted agent asks you two questions",

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
@@ -53,14 +54,49 @@ var runEnds = map[agentloop.Status]struct {
 	agentloop.StatusError:     {"error_during_execution", ExitError},
 }
 
-// ExitCodesHelp renders the exit-code table for --help.
-func ExitCodesHelp() string {
-	var b strings.Builder
-	b.WriteString("EXIT CODES:\n")
-	for _, e := range exitTable {
-		fmt.Fprintf(&b, "   %-4d %-10s %s\n", e.code, e.name, e.text)
-	}
-	return b.String()
+// commandExits are the exit codes each command can return, by name (""
+// is askuser with no command, or an unknown one; a subcommand returns its
+// parent's), derived from their code paths. Each help page lists its
+// command's, and TestScripts checks both ways: every code a script sees a
+// command return is listed, and every listed code is seen.
+//   - Every command exits 1 on a failure to write its output, and 2 on a
+//     bad flag.
+//   - hook never exits 1 (Claude Code would run the tool): its failures
+//     block, with 2. help, too, has no failure of its own.
+//   - ask has no session to wait in (no 6) and no model (no 5).
+//   - mcp and serve run until their input ends or a signal, then exit 0.
+var commandExits = map[string][]int{
+	"":           {ExitOK, ExitUsage},
+	"ask":        {ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitTimeout, ExitCancelled},
+	"run":        runExits,
+	"resume":     runExits,
+	"demo":       runExits,
+	"sessions":   {ExitOK, ExitError, ExitUsage},
+	"cancel":     {ExitOK, ExitError, ExitUsage},
+	"serve":      {ExitOK, ExitError, ExitUsage},
+	"channels":   {ExitOK, ExitError, ExitUsage},
+	"schema":     {ExitOK, ExitError, ExitUsage},
+	"mcp":        {ExitOK, ExitError, ExitUsage},
+	"hook":       {ExitOK, ExitUsage},
+	"completion": {ExitOK, ExitError, ExitUsage},
+	"help":       {ExitOK, ExitUsage},
+}
+
+// runExits are a run's: every code of the table.
+var runExits = []int{ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitMaxTurns, ExitWaiting, ExitTimeout, ExitCancelled}
+
+// exitsOf lists the exit codes command ("askuser" and its name: "sessions
+// rm" is its parent's) can return.
+func exitsOf(command string) []int {
+	name, _, _ := strings.Cut(command, " ")
+	return commandExits[name]
+}
+
+// CommandExitCodes returns, for each visible command by name ("" for
+// askuser itself), the exit codes its help lists; for the end-to-end
+// tests.
+func CommandExitCodes() map[string][]int {
+	return maps.Clone(commandExits)
 }
 
 // exitError carries an explicit exit code.

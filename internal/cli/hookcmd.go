@@ -40,8 +40,8 @@ code Claude Code treats as blocking) when the event itself cannot be read. It an
 --timeout: keep that below the hook's "timeout" in settings.json (default 10 minutes).
 A person is asked on the terminal claude runs in (Claude Code gives hooks none of their own);
 --answers FILE answers from a file (CI).`,
-		Flags: append(bridgeFlags(false),
-			&cli.DurationFlag{Name: "timeout", Value: defaultHookTimeout, Usage: "answer within `DURATION`, whatever happens; keep it below the hook's timeout in settings.json"},
+		Flags: append(bridgeFlags(hookAsking, false),
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Value: defaultHookTimeout, Usage: "answer within `DURATION`, whatever happens; keep it below the hook's timeout in settings.json"},
 		),
 		Action: func(c *cli.Context) error { return runHook(c, e) },
 	}
@@ -62,7 +62,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if timeout <= 0 {
 		return usageErrorf("--timeout must be positive, e.g. --timeout 55s")
 	}
-	asker, rules, err := newBridgeAsker(c, e, false)
+	asker, rules, err := newBridgeAsker(c, e)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))
 	}
-	ctx, cancel := context.WithTimeoutCause(c.Context, timeout, fmt.Errorf("askuser hook --timeout %s passed", timeout))
+	ctx, cancel := context.WithTimeoutCause(c.Context, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
 	reply := hook.Run(ctx, input, hook.Config{
 		Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.Ask(ctx, req, nil) },

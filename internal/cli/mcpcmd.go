@@ -13,7 +13,7 @@ func mcpCommand(e *env) *cli.Command {
 		Name:      "mcp",
 		Usage:     "serve AskUserQuestion to an MCP host (Claude Code, Codex, Gemini CLI) on stdin/stdout",
 		ArgsUsage: " ",
-		Description: `A stdio MCP server with two tools:
+		Description: `An MCP server on standard input and output, with two tools:
   AskUserQuestion  asks the questions and returns askuser's standard result text
   approve          Claude Code's permission prompt: --permission-prompt-tool mcp__askuser__approve
                    answers the built-in AskUserQuestion and approves or denies other tools
@@ -26,7 +26,7 @@ through the host's own form; --frontend web serves each question as a card on a 
 questions; nothing is guessed. A waiting call reports progress every minute.
 
   claude mcp add --scope user askuser -- askuser mcp`,
-		Flags:  bridgeFlags(true),
+		Flags:  bridgeFlags(mcpAsking, true),
 		Action: func(c *cli.Context) error { return runMCP(c, e) },
 	}
 }
@@ -35,7 +35,7 @@ func runMCP(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usageErrorf("mcp takes no arguments; configure it with flags, e.g. askuser mcp --answers ci.yaml")
 	}
-	asker, rules, err := newBridgeAsker(c, e, true)
+	asker, rules, err := newBridgeAsker(c, e)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runMCP(c *cli.Context, e *env) error {
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
 		Version: version(), Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
-		Unwatched: unwatched, Log: e.ios.ErrOut,
+		Unwatched: unwatched, Log: e.ios.ErrOut, Verbose: c.Bool("verbose"),
 	})
 	return srv.Run(c.Context, io.NopCloser(e.ios.In), nopWriteCloser{e.ios.Out})
 }

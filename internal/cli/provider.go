@@ -13,13 +13,15 @@ import (
 
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "provider", Usage: "model provider: anthropic, openai (any OpenAI-compatible server) or script (default: anthropic if ANTHROPIC_API_KEY is set, else openai if OPENAI_API_KEY is set)"},
-		&cli.StringFlag{Name: "model", Usage: "model `NAME` (default: the provider's default)"},
-		&cli.StringFlag{Name: "base-url", Usage: "API base `URL`, e.g. http://localhost:11434/v1 for Ollama (env ANTHROPIC_BASE_URL / OPENAI_BASE_URL)"},
-		&cli.StringFlag{Name: "api-key", Usage: "API `KEY` (default: ANTHROPIC_API_KEY / OPENAI_API_KEY)"},
-		&cli.StringFlag{Name: "script", Usage: "scripted model `FILE` (YAML); implies --provider script"},
-		&cli.IntFlag{Name: "max-retries", Value: 4, Usage: "retries, with backoff, of rate limits, overload, 5xx and network errors"},
-		&cli.DurationFlag{Name: "stream-idle-timeout", DefaultText: "90s for anthropic, 5m for openai",
+		&choiceFlag{"NAME", &cli.StringFlag{Name: "provider", Category: catModel,
+			Usage: "model provider: anthropic, openai (any OpenAI-compatible server) or script (default: anthropic if ANTHROPIC_API_KEY is set, else openai if OPENAI_API_KEY is set)"},
+			[]string{"anthropic", "openai", "script"}},
+		&cli.StringFlag{Name: "model", Category: catModel, Usage: "model `NAME` (default: the provider's default)"},
+		&cli.StringFlag{Name: "base-url", Category: catModel, Usage: "API base `URL`, e.g. http://localhost:11434/v1 for Ollama (env ANTHROPIC_BASE_URL / OPENAI_BASE_URL)"},
+		&cli.StringFlag{Name: "api-key", Category: catModel, Usage: "API `KEY` (default: ANTHROPIC_API_KEY / OPENAI_API_KEY)"},
+		&cli.StringFlag{Name: "script", Category: catModel, Usage: "scripted model `FILE` (YAML); implies --provider script"},
+		&cli.IntFlag{Name: "max-retries", Value: 4, Category: catModel, Usage: "retry rate limits, overload, 5xx and network errors `N` times, with backoff"},
+		&cli.DurationFlag{Name: "stream-idle-timeout", DefaultText: "90s for anthropic, 5m for openai", Category: catModel,
 			Usage: "a server silent for `DURATION` (no response, or no byte of the stream) counts as a network failure: retried before any text was shown, else an error"},
 	}
 }

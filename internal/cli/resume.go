@@ -19,7 +19,7 @@ and from whom. ID may be a prefix only it has. Without ID: the most recent sessi
 waiting on a question in this directory (it says which on stderr). At a terminal the
 original request, when each question was asked and by which agent, and what the agent
 last said are shown before the question.`,
-		Flags:  append(runFlags(), relayResumeFlags()...),
+		Flags:  append(withoutFlags(runFlags(), "input-format"), relayResumeFlags()...), // resume answers the pending questions only
 		Action: func(c *cli.Context) error { return runResume(c, e) },
 	}
 }

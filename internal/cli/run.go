@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -24,24 +23,27 @@ Answers may come from an answers file or a default policy rather than a person; 
 
 func runFlags() []cli.Flag {
 	flags := []cli.Flag{
-		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Usage: "headless: print the result and exit (see --output-format)"},
-		&cli.StringFlag{Name: "output-format", Value: outText, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
-		&cli.StringFlag{Name: "input-format", Value: "text", Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
-		&cli.StringFlag{Name: "system-prompt", Usage: "replace the default system prompt"},
-		&cli.StringFlag{Name: "append-system-prompt", Usage: "append `TEXT` to the system prompt"},
-		&cli.IntFlag{Name: "max-turns", Value: agentloop.DefaultMaxTurns, Usage: "stop after `N` model calls (exit 5)"},
-		&cli.DurationFlag{Name: "ask-timeout", Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
-		&cli.StringFlag{Name: "on-timeout", Value: string(ask.PolicySuspend), Usage: "when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)"},
-		&cli.StringFlag{Name: "notify-cmd", Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
-		&cli.StringFlag{Name: "bell", Value: "auto", Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
-		&cli.StringFlag{Name: "state-dir", Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
-		&cli.StringFlag{Name: "subagent-model", Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
-		&cli.IntFlag{Name: "subagent-depth", Value: 1, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
-		&cli.IntFlag{Name: "protocol-fd", Usage: "the JSON-lines frontend writes its question lines to file descriptor `N` (open it: 3>questions.jsonl), not to standard output; needed with --frontend stdio and --output-format json"},
+		&cli.BoolFlag{Name: "print", Aliases: []string{"p"}, Category: catOutput, Usage: "headless: print the result and exit (see --output-format)"},
+		&choiceFlag{"FORMAT", &cli.StringFlag{Name: "output-format", Value: outText, Category: catOutput, Usage: "with --print: text (final assistant text), json (one result object) or stream-json (one JSON line per event)"},
+			[]string{outText, outJSON, outStreamJSON}},
+		&choiceFlag{"FORMAT", &cli.StringFlag{Name: "input-format", Value: "text", Category: catOutput, Usage: "text (the prompt is the argument or standard input) or stream-json (user-message lines on standard input, answers on the same stream)"},
+			[]string{"text", outStreamJSON}},
+		&cli.StringFlag{Name: "system-prompt", Category: catModel, Usage: "replace the default system prompt with `TEXT`"},
+		&cli.StringFlag{Name: "append-system-prompt", Category: catModel, Usage: "append `TEXT` to the system prompt"},
+		&cli.IntFlag{Name: "max-turns", Value: agentloop.DefaultMaxTurns, Category: catModel, Usage: "stop after `N` model calls (exit 5)"},
+		&cli.DurationFlag{Name: "ask-timeout", Category: catTimeouts, Usage: "bound each question set to `DURATION` (e.g. 10m); see --on-timeout"},
+		onTimeoutFlag("when --ask-timeout passes: suspend (stop and wait for askuser resume, exit 6), auto (take the recommended options, marked as such) or error (stop, exit 7; the question stays pending)",
+			ask.PolicySuspend, ask.PolicyAuto, ask.PolicyError),
+		&cli.StringFlag{Name: "notify-cmd", Category: catTimeouts, Usage: "run shell `CMD` with the question as JSON on stdin whenever a question starts waiting (env ASKUSER_NOTIFY_CMD)"},
+		&choiceFlag{"WHEN", &cli.StringFlag{Name: "bell", Value: "auto", Category: catTimeouts, Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
+			[]string{"auto", "always", "never"}},
+		&cli.StringFlag{Name: "state-dir", Category: catSession, Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
+		&cli.StringFlag{Name: "subagent-model", Category: catModel, Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
+		&cli.IntFlag{Name: "subagent-depth", Value: 1, Category: catModel, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
 	}
 	flags = append(flags, providerFlags()...)
 	flags = append(flags, toolFlags()...)
-	return append(flags, frontendFlags()...)
+	return append(append(flags, frontendFlags(runAsking)...), protocolFDFlag(true))
 }
 
 func runCommand(e *env) *cli.Command {
@@ -56,8 +58,8 @@ with a prompt; with -p the run is headless. Every run is a session on disk: --re
 
 Without a key: askuser demo (a scripted model built into askuser).`,
 		Flags: append(runFlags(),
-			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Usage: "continue session `ID` with a new prompt"},
-			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
+			&cli.StringFlag{Name: "resume", Aliases: []string{"r"}, Category: catSession, Usage: "continue session `ID` with a new prompt"},
+			&cli.BoolFlag{Name: "continue", Aliases: []string{"c"}, Category: catSession, Usage: "continue the most recent session of this directory with a new prompt (it says which)"},
 		),
 		Action: func(c *cli.Context) error { return runRun(c, e) },
 	}
@@ -93,7 +95,11 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	if o.format != outText && !o.print {
 		o.print = true // a machine format is headless by nature
 	}
-	switch in := c.String("input-format"); in {
+	in := "text" // resume has no --input-format
+	if c.IsSet("input-format") {
+		in = c.String("input-format")
+	}
+	switch in {
 	case "text":
 	case "stream-json":
 		if o.format != outStreamJSON {
@@ -134,28 +140,8 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	if o.frontendSpec, err = readFrontendSpec(c, e); err != nil {
 		return o, err
 	}
-	if c.IsSet("protocol-fd") {
-		if o.protocolOut, err = openProtocolFD(c.Int("protocol-fd")); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
-// openProtocolFD returns descriptor n, open for the JSON-lines frontend's
-// question lines. It must be open already: the shell opens it (3>file).
-func openProtocolFD(n int) (io.Writer, error) {
-	if n < 2 {
-		return nil, usageErrorf("--protocol-fd %d: give a descriptor of 2 or more (3, opened with 3>questions.jsonl); without the flag the lines go to standard output", n)
-	}
-	f := os.NewFile(uintptr(n), fmt.Sprintf("descriptor %d", n))
-	if f == nil {
-		return nil, usageErrorf("--protocol-fd %d: not a descriptor", n)
-	}
-	if _, err := f.Stat(); err != nil {
-		return nil, usageErrorf("--protocol-fd %d: descriptor %d is not open; open it when starting askuser, e.g. %d>questions.jsonl or %d>&2", n, n, n, n)
-	}
-	return &lineWriter{w: f}, nil
+	o.protocolOut, err = protocolFD(c)
+	return o, err
 }
 
 // readPrompt returns the prompt: the arguments joined, else all of stdin.
@@ -231,22 +217,11 @@ func promptOnTTY(e *env, stdio frontend.StdioConfig) (*chosen, error) {
 		fe: frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend auto or --input-format stream-json, or run it at a terminal (askuser asks there, on /dev/tty)"}}, nil
 }
 
-// protocolLines sends the JSON-lines frontend's lines where they belong:
-// to --protocol-fd when given; under --output-format json, whose standard
-// output is one JSON document, to standard error when the frontend was
-// chosen because standard input is a pipe (a program piping answers in
-// advance reads none), and nowhere when it was asked for by name: that
-// program must read its questions, so it is a usage error.
+// protocolLines sends a run's JSON-lines lines where questionLines says,
+// stdout being the protocol's own stream under stream-json and one JSON
+// document under json.
 func protocolLines(o runOptions, e *env, stdio *frontend.StdioConfig) error {
-	switch {
-	case o.protocolOut != nil:
-		stdio.Out = o.protocolOut
-	case o.format != outJSON:
-	case o.frontendSpec.name == feStdio:
-		return usageErrorf("%s with --output-format json: standard output carries only the result, so the question lines need their own descriptor: add --protocol-fd 3 (and 3>questions.jsonl), or use --output-format stream-json, where they are part of the stream",
-			o.frontendSpec.nameFrom+" stdio")
-	default:
-		stdio.Out = &lineWriter{w: e.ios.ErrOut}
-	}
-	return nil
+	out, err := questionLines(o.frontendSpec, o.protocolOut, stdio.Out, e.ios.ErrOut, o.format == outStreamJSON, o.format == outJSON)
+	stdio.Out = out
+	return err
 }

@@ -17,11 +17,12 @@ import (
 // Claude Code's.
 func toolFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "mcp-config", Usage: "MCP servers to use as tools: a `FILE` or inline JSON in Claude Code's format, {\"mcpServers\":{\"NAME\":{\"command\":…,\"args\":[…]} or {\"type\":\"http\",\"url\":…}}}; repeatable"},
-		&cli.BoolFlag{Name: "strict-mcp-config", Usage: "fail when an MCP server cannot start, instead of going on without its tools"},
-		&cli.StringSliceFlag{Name: "allowedTools", Aliases: []string{"allowed-tools"}, Usage: "`RULES` for tools that run without asking, comma or space separated: mcp__fs__read_file, mcp__fs (a whole server), Bash(git status:*)"},
-		&cli.StringSliceFlag{Name: "disallowedTools", Aliases: []string{"disallowed-tools"}, Usage: "`RULES` for tools that never run (they win over --allowedTools)"},
-		&cli.StringFlag{Name: "permission-mode", Usage: "default (ask about every tool call no rule allows) or bypassPermissions (run every tool no --disallowedTools rule stops)"},
+		&cli.StringSliceFlag{Name: "mcp-config", Category: catTools, Usage: "MCP servers to use as tools: a `FILE` or inline JSON in Claude Code's format, {\"mcpServers\":{\"NAME\":{\"command\":…,\"args\":[…]} or {\"type\":\"http\",\"url\":…}}}; repeatable"},
+		&cli.BoolFlag{Name: "strict-mcp-config", Category: catTools, Usage: "fail when an MCP server cannot start, instead of going on without its tools"},
+		&cli.StringSliceFlag{Name: "allowedTools", Aliases: []string{"allowed-tools"}, Category: catTools, Usage: "`RULES` for tools that run without asking, comma or space separated: mcp__fs__read_file, mcp__fs (a whole server), Bash(git status:*)"},
+		&cli.StringSliceFlag{Name: "disallowedTools", Aliases: []string{"disallowed-tools"}, Category: catTools, Usage: "`RULES` for tools that never run (they win over --allowedTools)"},
+		&choiceFlag{"MODE", &cli.StringFlag{Name: "permission-mode", Category: catTools, Usage: "default (ask about every tool call no rule allows) or bypassPermissions (run every tool no --disallowedTools rule stops)"},
+			[]string{"default", "bypassPermissions"}},
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package clients finds the real MCP hosts and servers that
-// scripts/install-clients.sh installs under .tools/ at the repository root,
-// and prepares the environment Claude Code runs in during a test.
+// scripts/install-clients.sh installs under .tools/ at the repository root
+// (Claude Code, Codex CLI, Gemini CLI, the MCP reference servers), and
+// prepares the environment each host runs in during a test.
 //
 // It is for tests only (it imports testing); the askuser binary never
 // imports it.
@@ -14,9 +15,12 @@
 //   - A missing client skips the test with a message naming the install
 //     script, except under CI=true, where it fails: CI installs every client
 //     first, so a missing one there is a broken install, not a choice.
-//   - ClaudeEnv keeps Claude Code off the network and away from the person's
-//     own configuration: an isolated HOME, the fake API, nonessential traffic
-//     off, and no inherited Anthropic, Claude or MCP variables.
+//   - Every host is kept off the network and away from the person's own
+//     configuration: an isolated HOME, its fake API on loopback, and no
+//     inherited variables that could point it elsewhere. ClaudeEnv turns
+//     nonessential traffic off; CodexCommand turns plugins and analytics
+//     off; GeminiCommand turns usage statistics and auto-update off (for
+//     both, strace saw no connection but to loopback in a whole run).
 package clients
 
 import (
@@ -169,16 +173,7 @@ func ClaudeCommand(ctx context.Context, tb testing.TB, version, home, baseURL st
 //     a scripted MCP tool call gets "The MCP server 'S' is still
 //     connecting" (2.1.330 waits by itself).
 func ClaudeEnv(home, baseURL string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if dropped(name) {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"HOME="+home,
+	return append(isolated(home),
 		"ANTHROPIC_BASE_URL="+baseURL,
 		"ANTHROPIC_API_KEY=sk-fake-clients",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",

@@ -101,3 +101,20 @@ func TestClaudeEnv(t *testing.T) {
 		t.Errorf("HOME set %d times", n)
 	}
 }
+
+// TestPeersEnv: Codex and Gemini CLI get neither the person's keys and
+// endpoints nor their configuration.
+func TestPeersEnv(t *testing.T) {
+	for _, leak := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "CODEX_HOME", "AZURE_OPENAI_API_KEY", "GEMINI_API_KEY",
+		"GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_GEMINI_BASE_URL", "CLOUDSDK_CONFIG", "XDG_CONFIG_HOME", "HTTPS_PROXY"} {
+		t.Setenv(leak, "leak")
+	}
+	t.Setenv("ASKUSER_KEEP", "kept")
+	joined := "\n" + strings.Join(isolated("/h", "OPENAI_", "CODEX_", "AZURE_OPENAI_", "GEMINI_", "GOOGLE_", "CLOUDSDK_"), "\n") + "\n"
+	if !strings.Contains(joined, "\nHOME=/h\n") || !strings.Contains(joined, "\nASKUSER_KEEP=kept\n") || strings.Count(joined, "\nHOME=") != 1 {
+		t.Errorf("env lacks HOME=/h once or ASKUSER_KEEP:\n%s", joined)
+	}
+	if strings.Contains(joined, "=leak\n") {
+		t.Errorf("env passes on a variable of the person's:\n%s", joined)
+	}
+}

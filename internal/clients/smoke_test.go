@@ -3,6 +3,7 @@ package clients
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,56 @@ func TestClaudeCodeSmoke(t *testing.T) {
 			}
 			if ua := reqs[0].Header.Get("User-Agent"); !strings.Contains(ua, "claude-cli/"+version) {
 				t.Errorf("User-Agent %q is not claude-cli/%s: the wrong binary ran", ua, version)
+			}
+			if !bytes.Contains(reqs[0].Body, []byte("Say the smoke phrase.")) {
+				t.Errorf("the prompt did not reach the fake")
+			}
+		})
+	}
+}
+
+// TestPeersSmoke proves the harness for Codex CLI and Gemini CLI: each,
+// headless and isolated, talks to its fake API only and prints the
+// scripted reply.
+func TestPeersSmoke(t *testing.T) {
+	const reply = "Smoke reply from the fake API."
+	peers := []struct {
+		name  string
+		start func(*testing.T, context.Context, string) (*fakeprovider.Server, *exec.Cmd)
+		agent string
+	}{
+		{"codex", func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
+			srv := fakeprovider.NewResponses(fakeprovider.Turn{Text: reply})
+			return srv, CodexCommand(ctx, t, home, srv.URL, "exec", "--skip-git-repo-check", "Say the smoke phrase.")
+		}, "codex_exec/" + CodexVersion},
+		{"gemini", func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
+			srv := fakeprovider.NewGemini(fakeprovider.Turn{Text: reply})
+			cmd := GeminiCommand(ctx, t, home, srv.URL, "--skip-trust", "-m", "gemini-fake", "-p", "Say the smoke phrase.")
+			return srv, cmd
+		}, "GeminiCLI-tui/" + GeminiVersion},
+	}
+	for _, p := range peers {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			srv, cmd := p.start(t, ctx, t.TempDir())
+			defer srv.Close()
+			cmd.Dir = t.TempDir()
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", p.name, err, &stdout, &stderr)
+			}
+			if got := stdout.String(); got != reply+"\n" {
+				t.Errorf("stdout = %q, want %q (stderr: %s)", got, reply+"\n", &stderr)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("the fake got %d model calls, want 1", len(reqs))
+			}
+			if ua := reqs[0].Header.Get("User-Agent"); !strings.Contains(ua, p.agent) {
+				t.Errorf("User-Agent %q is not %s: the wrong binary ran", ua, p.agent)
 			}
 			if !bytes.Contains(reqs[0].Body, []byte("Say the smoke phrase.")) {
 				t.Errorf("the prompt did not reach the fake")

@@ -121,38 +121,17 @@ func anthropicText(sw *sse, t Turn, index int) bool {
 	if t.Text != "" {
 		sw.event("content_block_start", map[string]any{"type": "content_block_start", "index": index,
 			"content_block": map[string]any{"type": "text", "text": ""}})
-		for _, piece := range split(t.Text, 3) {
-			sw.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
-				"delta": map[string]any{"type": "text_delta", "text": piece}})
-			if t.DropAfterText || t.Hang || t.EndEarly {
-				break
-			}
-		}
 	}
-	if t.EndEarly {
-		return false
-	}
-	if t.Hang {
-		sw.hang()
-		return false
-	}
-	if t.DropAfterText {
-		sw.drop()
-		return false
-	}
-	if t.ErrorEvent != "" {
-		msg := t.ErrorMessage
-		if msg == "" {
-			msg = "fakeprovider: scripted " + t.ErrorEvent + " event"
-		}
-		sw.event("error", map[string]any{"type": "error",
-			"error": map[string]any{"type": t.ErrorEvent, "message": msg}})
-		return false
-	}
-	if t.Text != "" {
+	goesOn := playText(sw, t, func(piece string) {
+		sw.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index,
+			"delta": map[string]any{"type": "text_delta", "text": piece}})
+	}, func(msg string) {
+		sw.event("error", map[string]any{"type": "error", "error": map[string]any{"type": t.ErrorEvent, "message": msg}})
+	})
+	if goesOn && t.Text != "" {
 		sw.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": index})
 	}
-	return true
+	return goesOn
 }
 
 // anthropicToolUse streams one tool_use block, its input in partial JSON

@@ -1,7 +1,9 @@
 // Package fakeprovider serves scripted model turns over the real wire
-// formats of the Anthropic Messages API and the OpenAI Chat Completions API,
-// on a loopback httptest server, so the providers, the agent loop and the
-// built binary can be tested (and benchmarked) without a network.
+// formats of the Anthropic Messages API, the OpenAI Chat Completions API,
+// the OpenAI Responses API (as Codex CLI calls it) and the Gemini API (as
+// Gemini CLI calls it), on a loopback httptest server, so the providers,
+// the agent loop, the built binary and the real MCP hosts can be tested
+// (and benchmarked) without a network.
 //
 // Design and invariants:
 //   - A Server plays a script of Turns in order. Each request consumes one
@@ -20,7 +22,9 @@
 //     mid-stream, a stream or a response's headers that stall until the
 //     client gives up, tool input that is not valid JSON.
 //   - Every request is recorded, raw and decoded, so a test asserts exactly
-//     what the client sent; ToolResults extracts the tool results from them.
+//     what the client sent; ToolResults extracts the tool results from them
+//     (tool_result blocks, tool messages, function_call_output items,
+//     functionResponse parts).
 //   - The Anthropic fake also serves Claude Code (2.1.197 and 2.1.330, in
 //     -p mode): its connection checks and token counts are answered without
 //     taking a turn and recorded apart (SideRequests), so Requests holds
@@ -97,9 +101,12 @@ type Turn struct {
 // test built in Go may put invalid JSON in it. An empty ID makes the
 // Anthropic fake invent one and the OpenAI fake omit it.
 type ToolCall struct {
-	ID    string          `json:"id,omitempty"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input,omitempty"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Namespace (Responses API) names the namespace tool the function is
+	// in: Codex offers an MCP server's tools as a namespace mcp__<server>.
+	Namespace string          `json:"namespace,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
 	// RawInput, when set, is sent verbatim instead of Input: the way a
 	// JSON turns file scripts input that is not valid JSON.
 	RawInput string `json:"raw_input,omitempty"`
@@ -178,6 +185,17 @@ func NewAnthropic(turns ...Turn) *Server {
 // NewOpenAI starts a fake OpenAI Chat Completions API playing turns.
 func NewOpenAI(turns ...Turn) *Server {
 	return start(openaiWire{}, "/v1", turns)
+}
+
+// NewGemini starts a fake Gemini API playing turns; URL is the server root,
+// as GOOGLE_GEMINI_BASE_URL takes it.
+func NewGemini(turns ...Turn) *Server {
+	return start(geminiWire{}, "", turns)
+}
+
+// NewResponses starts a fake OpenAI Responses API playing turns.
+func NewResponses(turns ...Turn) *Server {
+	return start(responsesWire{}, "/v1", turns)
 }
 
 func start(w wire, suffix string, turns []Turn) *Server {
@@ -293,6 +311,7 @@ func (s *Server) record(req Request, take bool) (turn Turn, n int, ok bool) {
 // wire is one API's format.
 type wire interface {
 	pathOK(path string) bool
+	// requestIDHeader names the header carrying a request id, or is "".
 	requestIDHeader() string
 	// decode fills the decoded fields of req from req.Body.
 	decode(req *Request) error

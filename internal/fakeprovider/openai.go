@@ -115,29 +115,11 @@ func (openaiWire) stream(sw *sse, t Turn, n int, req Request) {
 		sw.raw(`data: {"id":"` + id + `","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"` + "\n\n")
 		return
 	}
-	for _, piece := range split(t.Text, 3) {
+	if !playText(sw, t, func(piece string) {
 		sw.event("", chunk(map[string]any{"content": piece}, nil))
-		if t.DropAfterText || t.Hang || t.EndEarly {
-			break
-		}
-	}
-	if t.EndEarly {
-		return
-	}
-	if t.Hang {
-		sw.hang()
-		return
-	}
-	if t.DropAfterText {
-		sw.drop()
-		return
-	}
-	if t.ErrorEvent != "" {
-		msg := t.ErrorMessage
-		if msg == "" {
-			msg = "fakeprovider: scripted " + t.ErrorEvent + " event"
-		}
+	}, func(msg string) {
 		sw.event("", map[string]any{"error": map[string]any{"message": msg, "type": t.ErrorEvent, "param": nil, "code": nil}})
+	}) {
 		return
 	}
 	for i, tc := range t.ToolCalls {

@@ -35,48 +35,83 @@ type Request struct {
 	IncludeUsage bool
 }
 
-// ToolNames returns the names of the tools offered, in order.
+// ToolNames returns the names of the tools offered, in order. A function
+// inside a Responses API namespace is listed as "namespace.function"
+// (Codex's "mcp__askuser.AskUserQuestion").
 func (r Request) ToolNames() []string {
 	var names []string
-	for _, raw := range r.Tools {
-		var t toolJSON
-		if json.Unmarshal(raw, &t) == nil {
-			names = append(names, t.name())
-		}
+	for _, t := range r.tools() {
+		names = append(names, t.name)
 	}
 	return names
 }
 
 // ToolSchema returns the input schema sent for the named tool (Anthropic
-// input_schema, OpenAI function.parameters), or nil.
+// input_schema, OpenAI function.parameters, Responses parameters, Gemini
+// parametersJsonSchema or parameters), or nil. name is as ToolNames lists
+// it.
 func (r Request) ToolSchema(name string) json.RawMessage {
-	for _, raw := range r.Tools {
-		var t toolJSON
-		if json.Unmarshal(raw, &t) == nil && t.name() == name {
-			if t.Function != nil {
-				return t.Function.Parameters
-			}
-			return t.InputSchema
+	for _, t := range r.tools() {
+		if t.name == name {
+			return t.schema
 		}
 	}
 	return nil
 }
 
-// toolJSON decodes a tool of either API.
+// offered is one tool as ToolNames and ToolSchema see it.
+type offered struct {
+	name   string
+	schema json.RawMessage
+}
+
+// tools decodes the tools of any of the APIs, flattening namespaces.
+func (r Request) tools() []offered {
+	var out []offered
+	for _, raw := range r.Tools {
+		var t toolJSON
+		if json.Unmarshal(raw, &t) != nil {
+			continue
+		}
+		switch {
+		case t.Function != nil:
+			out = append(out, offered{t.Function.Name, t.Function.Parameters})
+		case t.Type == "namespace":
+			for _, f := range t.Tools {
+				out = append(out, offered{t.Name + "." + f.Name, f.Parameters})
+			}
+		default:
+			out = append(out, offered{t.Name, firstSet(t.InputSchema, t.Parameters, t.ParametersJSONSchema)})
+		}
+	}
+	return out
+}
+
+// toolJSON decodes a tool of any of the APIs.
 type toolJSON struct {
-	Name        string          `json:"name"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	Function    *struct {
+	Type                 string          `json:"type"`
+	Name                 string          `json:"name"`
+	InputSchema          json.RawMessage `json:"input_schema"`
+	Parameters           json.RawMessage `json:"parameters"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+	Function             *struct {
 		Name       string          `json:"name"`
 		Parameters json.RawMessage `json:"parameters"`
 	} `json:"function"`
+	// Tools are a Responses API namespace's functions.
+	Tools []struct {
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"tools"`
 }
 
-func (t toolJSON) name() string {
-	if t.Function != nil {
-		return t.Function.Name
+func firstSet(raws ...json.RawMessage) json.RawMessage {
+	for _, raw := range raws {
+		if len(raw) > 0 {
+			return raw
+		}
 	}
-	return t.Name
+	return nil
 }
 
 // ToolResultSeen is a tool result the client sent: an Anthropic
@@ -115,7 +150,8 @@ func (s *Server) ToolResults() []ToolResultSeen {
 }
 
 // contentText flattens message content that is either a JSON string or an
-// array of {"type":"text","text":…} parts.
+// array of text parts ({"type":"text","text":…}; the Responses API's
+// input_text and output_text).
 func contentText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -130,7 +166,7 @@ func contentText(raw json.RawMessage) string {
 	}
 	var texts []string
 	for _, p := range parts {
-		if p.Type == "text" {
+		if p.Type == "text" || p.Type == "input_text" || p.Type == "output_text" {
 			texts = append(texts, p.Text)
 		}
 	}

@@ -21,7 +21,9 @@ func newSSE(w http.ResponseWriter, r *http.Request, requestIDHeader string, n in
 	h := w.Header()
 	h.Set("content-type", "text/event-stream; charset=utf-8")
 	h.Set("cache-control", "no-cache")
-	h.Set(requestIDHeader, requestID(n))
+	if requestIDHeader != "" {
+		h.Set(requestIDHeader, requestID(n))
+	}
 	w.WriteHeader(http.StatusOK)
 	return &sse{w: w, done: r.Context().Done()}
 }
@@ -78,6 +80,37 @@ func (s *sse) drop() {
 func (s *sse) hang() {
 	<-s.done
 	s.gone = true
+}
+
+// playText streams t.Text in about three pieces through piece, then plays
+// the faults that come with text: EndEarly, Hang and DropAfterText after
+// the first piece, an ErrorEvent (sent through errorEvent with the turn's
+// message) after the whole text. It reports whether the stream goes on.
+func playText(sw *sse, t Turn, piece func(string), errorEvent func(msg string)) bool {
+	for _, p := range split(t.Text, 3) {
+		piece(p)
+		if t.DropAfterText || t.Hang || t.EndEarly {
+			break
+		}
+	}
+	switch {
+	case t.EndEarly:
+		return false
+	case t.Hang:
+		sw.hang()
+		return false
+	case t.DropAfterText:
+		sw.drop()
+		return false
+	case t.ErrorEvent != "":
+		msg := t.ErrorMessage
+		if msg == "" {
+			msg = "fakeprovider: scripted " + t.ErrorEvent + " event"
+		}
+		errorEvent(msg)
+		return false
+	}
+	return true
 }
 
 // split cuts s into up to n pieces of nearly equal length, at rune

@@ -65,6 +65,7 @@ type event struct {
 	Tool      string          `json:"tool_name"`
 	ToolInput json.RawMessage `json:"tool_input"`
 	ToolUseID string          `json:"tool_use_id"`
+	Cwd       string          `json:"cwd"`
 	Server    string          `json:"mcp_server_name"`
 	Message   string          `json:"message"`
 	Mode      string          `json:"mode"`
@@ -120,7 +121,7 @@ func handle(ctx context.Context, ev event, cfg Config) Reply {
 	if ev.Tool == "" {
 		return failed(ev, fmt.Errorf("the %s event names no tool (tool_name is empty)", ev.Name))
 	}
-	d := approval.Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool}
+	d := approval.Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool, Dir: ev.Cwd}
 	return permission(ev, d.Decide(ctx, ev.Tool, ev.ToolUseID, ev.ToolInput))
 }
 
@@ -151,11 +152,7 @@ func failed(ev event, err error) Reply {
 	if ev.Name == EventElicitation {
 		return formAction("decline", nil, "askuser hook: declined the form: "+err.Error())
 	}
-	tool := ev.Tool
-	if tool == "" {
-		tool = "the tool"
-	}
-	return permission(ev, approval.Permission{Message: approval.Failed(tool, err).Message})
+	return permission(ev, approval.Permission{Message: approval.Failed(ev.Tool, err).Message})
 }
 
 func decisionReply(v any, stderr string) Reply {

@@ -172,13 +172,18 @@ func TestOtherToolsAreApproved(t *testing.T) {
 		allow             bool
 		want              string
 	}{
-		{"rule allows", "Bash", `{"command":"git status"}`, func(*asktest.Frontend) {}, true, "rule Bash(git status:*) (ci.yaml line 3), not by a person"},
+		{"rule allows", "Bash", `{"command":"git status"}`, func(*asktest.Frontend) {}, true, "Bash was allowed by rule Bash(git status:*) (ci.yaml line 3), not by a person at the time."},
+		{"rule does not cover a second command", "Bash", `{"command":"git status && rm -rf x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Deny") }, false,
+			"Bash was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
 		{"own tool", "mcp__askuser__AskUserQuestion", `{"questions":[]}`, func(*asktest.Frontend) {}, true, ""},
 		{"person allows", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow") }, true, ""},
-		{"person says instead", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Other("use /tmp") }, false, "said instead: use /tmp"},
-		{"policy never approves", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow").From(ask.SourcePolicy) }, false, "no person approved"},
-		{"file denies", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Deny").From(ask.SourceFile) }, false, "Decided by an answers file"},
-		{"nobody", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Fail(ask.ErrNoAnswer) }, false, "could not ask for approval"},
+		{"person says instead", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Other("use /tmp") }, false, "Bash was not run, and the user said instead: use /tmp"},
+		{"policy never approves", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Allow").From(ask.SourcePolicy) }, false,
+			"Bash was not run: no person approved it (the recommended-option policy never allows a tool); do not retry it, and continue without it or ask the user."},
+		{"file denies", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Choose("Deny").From(ask.SourceFile) }, false,
+			"Bash was not run: an answers file denied it; do not retry it, and continue without it or ask the user what to do instead."},
+		{"nobody", "Bash", `{"command":"touch x"}`, func(f *asktest.Frontend) { f.Expect("Approve").Fail(ask.ErrNoAnswer) }, false,
+			"Bash was not run: askuser could not ask for approval (" + ask.ErrNoAnswer.Error() + "); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,9 +195,12 @@ func TestOtherToolsAreApproved(t *testing.T) {
 			if (o["permissionDecision"] == "allow") != tc.allow {
 				t.Fatalf("decision %v, want allow %v", o, tc.allow)
 			}
-			text := fmt.Sprint(o["permissionDecisionReason"], o["additionalContext"])
-			if tc.want != "" && !strings.Contains(text, tc.want) {
-				t.Errorf("decision %v lacks %q", o, tc.want)
+			text, _ := o["permissionDecisionReason"].(string)
+			if tc.allow {
+				text, _ = o["additionalContext"].(string)
+			}
+			if text != tc.want {
+				t.Errorf("decision %v\nsays %q\nwant %q", o, text, tc.want)
 			}
 			if tc.allow && fmt.Sprint(o["updatedInput"]) != fmt.Sprint(decode(t, tc.input)) {
 				t.Errorf("updatedInput %v, want the input unchanged", o["updatedInput"])
@@ -236,5 +244,33 @@ func TestWithAnswersNotesAndNoHTMLEscaping(t *testing.T) {
 	}
 	if !strings.Contains(string(got), `"annotations":{"A & B <x>?":{"notes":"Answered by an answers file`) || !strings.Contains(string(got), "ci.yaml") {
 		t.Errorf("updatedInput %s: a file's answer must be noted in annotations", got)
+	}
+}
+
+// Path rules read the call's path against the event's cwd: a path that
+// leaves the rule's folder is asked about, not allowed.
+func TestPathRulesReadAgainstCwd(t *testing.T) {
+	rules, err := approval.ParseRules("Write(src/**)", "ci.yaml line 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := func(path string) []byte {
+		return []byte(`{"hook_event_name":"PreToolUse","cwd":"/home/me/proj","tool_name":"Write","tool_use_id":"toolu_1","tool_input":{"file_path":"` + path + `","content":"x"}}`)
+	}
+	for path, want := range map[string]string{
+		"src/a.go":                "allow",
+		"/home/me/proj/src/b.go":  "allow",
+		"src/../../etc/passwd":    "deny", // asked, and the person denies
+		"/home/me/other/src/a.go": "deny",
+	} {
+		fe := asktest.New(t)
+		if want == "deny" {
+			fe.Expect("Approve").Choose("Deny")
+		}
+		cfg := cfgFor(fe)
+		cfg.Approvals = &approval.Policy{Allow: rules}
+		if o := out(t, Run(t.Context(), event(path), cfg)); o["permissionDecision"] != want {
+			t.Errorf("%s: decision %v, want %s", path, o, want)
+		}
 	}
 }

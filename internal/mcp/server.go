@@ -25,6 +25,9 @@
 //     "anthropic/alwaysLoad" so 2.1.330 does not hide it behind tool
 //     search, and never "anthropic/requiresUserInteraction", which makes a
 //     tool unusable in claude -p.
+//   - AskUserQuestion is annotated readOnlyHint (asking changes nothing),
+//     which is what lets Codex 0.169's exec run it with README's config;
+//     approve is not, since it lets other tools run.
 //   - A waiting call sends progress about every minute when it has a
 //     progressToken (2.1.330 aborts a silent call after 30 minutes, without
 //     a cancellation); a call without one is bounded instead. A cancelled
@@ -38,6 +41,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -81,6 +85,13 @@ type ServeConfig struct {
 	// Log receives a line for each question withdrawn or left unanswered
 	// (standard error; the host keeps it in its logs). nil discards.
 	Log io.Writer
+	// Verbose (--verbose) also logs the fields a host adds to every tool
+	// that a call carried and the decoder ignored.
+	Verbose bool
+	// Dir is the session's working folder, which approve reads path rules
+	// and relative paths against; "" is the server's own (a host starts
+	// it in the project's folder).
+	Dir string
 }
 
 // Server is askuser mcp.
@@ -99,6 +110,9 @@ func NewServer(cfg ServeConfig) *Server {
 	}
 	if cfg.Name == "" {
 		cfg.Name = "askuser"
+	}
+	if cfg.Dir == "" {
+		cfg.Dir, _ = os.Getwd() // unknown stays "": relative paths then match only relative rules
 	}
 	s := &Server{cfg: cfg}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "askuser", Version: cfg.Version}, &sdk.ServerOptions{
@@ -144,6 +158,11 @@ func askTool() *sdk.Tool {
 		// Loaded with its schema even when Claude Code 2.1.330 defers MCP
 		// tools behind tool search.
 		Meta: sdk.Meta{"anthropic/alwaysLoad": true},
+		// Asking changes nothing in the host's world, so the tool is
+		// read-only, and says so: codex exec (approval policy "never")
+		// runs a read-only MCP tool without a config that approves it.
+		// approve carries no such hint: it lets other tools run.
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
 	}
 }
 

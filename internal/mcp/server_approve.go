@@ -38,7 +38,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 		if err != nil {
 			why = err.Error()
 		}
-		return decisionResult(approveDecision{Behavior: "deny", Message: fmt.Sprintf("Permission denied: askuser could not read the permission request (%s).", ask.Display(why))}), nil
+		return decisionResult(approveDecision{Behavior: "deny", Message: approval.Failed("", fmt.Errorf("the permission request cannot be read: %s", why)).Message}), nil
 	}
 	if len(in.Input) == 0 || string(in.Input) == "null" {
 		in.Input = json.RawMessage(`{}`)
@@ -52,6 +52,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 		Approvals: s.cfg.Approvals,
 		SelfTool:  "mcp__" + s.cfg.Name + "__" + ask.ToolName,
 		Notes:     true,
+		Dir:       s.cfg.Dir,
 	}
 	p := d.Decide(ctx, in.Tool, id, in.Input)
 	if !p.Allow {
@@ -61,6 +62,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 		return decisionResult(approveDecision{Behavior: "deny", Message: p.Message}), nil
 	}
 	if p.Context != "" {
+		// Context carries no program name; the log line adds the one prefix.
 		fmt.Fprintf(s.cfg.Log, "askuser mcp: %s\n", ask.Display(p.Context))
 	}
 	return decisionResult(approveDecision{Behavior: "allow", UpdatedInput: p.UpdatedInput}), nil
@@ -69,7 +71,7 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 func decisionResult(d approveDecision) *sdk.CallToolResult {
 	b, err := json.Marshal(d)
 	if err != nil {
-		b = []byte(`{"behavior":"deny","message":"Permission denied: askuser could not encode its decision."}`)
+		b = []byte(`{"behavior":"deny","message":"The call was not run: askuser could not encode its decision; do not retry it, and continue without it."}`)
 	}
 	return textResult(string(b), false)
 }

@@ -13,13 +13,18 @@ import (
 )
 
 // askUserQuestion is the AskUserQuestion tool: decode with ask's tolerant
-// decoder, ask, and return askuser's standard result text.
+// decoder (which ignores the fields hosts add to every tool, noted under
+// --verbose), ask, and return askuser's standard result text.
 func (s *Server) askUserQuestion(ctx context.Context, call *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	in, err := ask.Parse(call.Params.Arguments)
+	in, ignored, err := ask.ParseCall(call.Params.Arguments)
+	id := callID(call)
+	if s.cfg.Verbose && len(ignored) > 0 {
+		fmt.Fprintf(s.cfg.Log, "askuser mcp: question set %s: ignored %s\n", ask.Display(id), strings.Join(ignored, ", "))
+	}
 	if err != nil {
 		return textResult(approval.InvalidInput(err), true), nil
 	}
-	req := ask.Request{ID: callID(call), Questions: in.Questions}
+	req := ask.Request{ID: id, Questions: in.Questions}
 	answers, err := s.ask(ctx, call, req)
 	if err != nil {
 		return textResult(approval.Unanswered(req, err), true), nil

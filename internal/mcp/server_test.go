@@ -115,6 +115,16 @@ func TestToolsAsTheHostSeesThem(t *testing.T) {
 			t.Errorf("%s has requiresUserInteraction: unusable in claude -p", tool.Name)
 		}
 	}
+	// Asking changes nothing, so AskUserQuestion says it is read-only:
+	// Codex 0.169's exec (approval policy "never") runs only such MCP tools
+	// unless its config approves them. approve decides whether other tools
+	// may run, so it must not say so.
+	if q.Annotations == nil || !q.Annotations.ReadOnlyHint {
+		t.Errorf("AskUserQuestion's annotations %+v lack readOnlyHint: codex exec would refuse the call", q.Annotations)
+	}
+	if a.Annotations != nil && a.Annotations.ReadOnlyHint {
+		t.Errorf("approve claims readOnlyHint: it lets other tools run")
+	}
 	if !strings.Contains(q.Description, "Ask the user") {
 		t.Errorf("description %q: tool search would not match asking the user", q.Description)
 	}
@@ -136,6 +146,37 @@ func TestAskAnsweredWithStandardText(t *testing.T) {
 	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	if got := text(t, res); res.IsError || !strings.Contains(got, "Answered by: an answers file") || !strings.HasPrefix(got, "No person answered") {
 		t.Errorf("file answer result %q: must say no person answered", got)
+	}
+}
+
+// TestAskIgnoresHostFields: Gemini CLI 0.61 passes wait_for_previous,
+// which it adds to every tool, in the call's arguments. The question is
+// asked, and --verbose says what was ignored; a misspelt field is still
+// refused with the error the model reads.
+func TestAskIgnoresHostFields(t *testing.T) {
+	withHostField := strings.Replace(dbInput, `{"questions"`, `{"wait_for_previous":true,"questions"`, 1)
+	for _, verbose := range []bool{true, false} {
+		fe := asktest.New(t)
+		fe.Expect("Database").Choose("SQLite")
+		log := &syncBuffer{}
+		cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Log: log, Verbose: verbose}, nil)
+		res := callTool(t, cs, ask.ToolName, withHostField, sdk.Meta{"claudecode/toolUseId": "toolu_1"})
+		if got := text(t, res); res.IsError || !strings.Contains(got, "Selected: SQLite") {
+			t.Errorf("verbose %v: isError %v, text %q; want the question asked", verbose, res.IsError, got)
+		}
+		note := "askuser mcp: question set toolu_1: ignored wait_for_previous (Gemini CLI adds it to every tool)\n"
+		if got := log.String(); (got == note) != verbose {
+			t.Errorf("verbose %v: log %q; want %q only under --verbose", verbose, got, note)
+		}
+	}
+	cs := connect(t, ServeConfig{Ask: frontendAsker(asktest.New(t)), Verbose: true}, nil)
+	res := callTool(t, cs, ask.ToolName, strings.Replace(dbInput, `"questions"`, `"wait_for_previous":true,"questons"`, 1), nil)
+	want := "Invalid AskUserQuestion input; nothing was asked. Fix these and call AskUserQuestion again:\n" +
+		"- questions: is required: give 1 to 4 questions, e.g. " +
+		`{"questions":[{"question":"Which database?","header":"Database","options":[{"label":"PostgreSQL","description":"..."},{"label":"SQLite","description":"..."}],"multiSelect":false}]}` + "\n" +
+		"- questons: is not a field of AskUserQuestion input; remove it (fields: questions)"
+	if got := text(t, res); !res.IsError || got != want {
+		t.Errorf("misspelt field: isError %v, text\n%s\nwant\n%s", res.IsError, got, want)
 	}
 }
 
@@ -309,26 +350,35 @@ func TestApproveOtherTools(t *testing.T) {
 	fe := asktest.New(t)
 	fe.Expect("Approve").Choose("Allow").From(ask.SourcePolicy)
 	fe.Expect("Approve").Other("write it under /tmp instead")
-	rules, _ := approval.ParseRules("Bash(git status:*)", "ci.yaml line 2")
-	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa"}, nil)
+	fe.Expect("Approve").Choose("Deny")
+	rules, _ := approval.ParseRules("Bash(git status:*) Write(src/**)", "ci.yaml line 2")
+	var log syncBuffer
+	cs := connect(t, ServeConfig{Ask: frontendAsker(fe), Approvals: &approval.Policy{Allow: rules}, Name: "qa", Log: &log, Dir: "/home/me/proj"}, nil)
 	write := `{"command":"touch x","description":"write"}`
 	for _, tc := range []struct {
 		tool, input, behavior, want string
 	}{
 		{"mcp__qa__AskUserQuestion", dbInput, "allow", ""}, // asking is the approval: nothing asked
 		{"Bash", `{"command":"git status"}`, "allow", ""},
-		{"Bash", write, "deny", "no person approved"},
-		{"Bash", write, "deny", "said instead: write it under /tmp instead"},
+		{"Write", `{"file_path":"src/a.go","content":""}`, "allow", ""}, // read against the session's folder
+		{"Bash", write, "deny", "Bash was not run: no person approved it (the recommended-option policy never allows a tool); do not retry it, and continue without it or ask the user."},
+		{"Bash", write, "deny", "Bash was not run, and the user said instead: write it under /tmp instead"},
+		{"Write", `{"file_path":"src/../../etc/passwd","content":""}`, "deny", "Write was not run: the user denied it; do not retry it, and continue without it or ask the user what to do instead."},
 	} {
 		d := decision(t, callTool(t, cs, "approve", approveArgs(tc.tool, tc.input), nil))
-		if d.Behavior != tc.behavior || !strings.Contains(d.Message, tc.want) {
+		if d.Behavior != tc.behavior || d.Message != tc.want {
 			t.Errorf("%s %s: %+v, want %s %q", tc.tool, tc.input, d, tc.behavior, tc.want)
 		}
 		if d.Behavior == "allow" && !jsonEqual(d.UpdatedInput, tc.input) {
 			t.Errorf("%s: updatedInput %s, want the input unchanged", tc.tool, d.UpdatedInput)
 		}
 	}
-	if d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil)); d.Behavior != "deny" {
+	// The host's log says who allowed, once, with one prefix.
+	if want := "askuser mcp: Bash was allowed by rule Bash(git status:*) (ci.yaml line 2), not by a person at the time.\n"; !strings.Contains(log.String(), want) || strings.Contains(log.String(), "askuser mcp: askuser") {
+		t.Errorf("log %q, want the line %q", log.String(), want)
+	}
+	d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil))
+	if want := "The call was not run: askuser could not ask for approval (the permission request cannot be read: tool_name is missing); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."; d.Behavior != "deny" || d.Message != want {
 		t.Errorf("a request naming no tool gave %+v", d)
 	}
 }

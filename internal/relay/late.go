@@ -147,11 +147,23 @@ func (r *Relay) followUpText(sess *session.Session, e session.Entry) string {
 	return text + "."
 }
 
+// mailboxPruner is a mailbox that drops old answers to sets asked
+// outside a session (session.Mailbox does).
+type mailboxPruner interface{ Prune(before time.Time) error }
+
 // prune deletes finished sets once their widgets show it (and what
 // followed a late answer was posted), a day after; and any finished set
-// after a week.
+// after a week. Once an hour it also drops the mailbox's answers to sets
+// asked outside a session, a week after they were given (a session's go
+// with the session).
 func (r *Relay) prune(ctx context.Context, entries []session.Entry) {
 	now := r.cfg.Now()
+	if p, ok := r.cfg.Mailbox.(mailboxPruner); ok && now.Sub(r.pruned) > time.Hour {
+		r.pruned = now
+		if err := p.Prune(now.Add(-pruneAnyway)); err != nil {
+			r.logf("prune", "askuser: %v", err)
+		}
+	}
 	for _, e := range entries {
 		if e.Pending() {
 			continue

@@ -77,6 +77,7 @@ type Relay struct {
 	checked map[string]time.Time // journal reads per key
 	resumes map[string]*attempts // background resumes per session
 	logged  map[string]string    // the last line logged per subject
+	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
 }
 
 type attempts struct {

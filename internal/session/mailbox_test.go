@@ -213,3 +213,35 @@ func TestMailboxHelper(t *testing.T) {
 		}
 	}
 }
+
+// Prune drops old answers to sets outside a session and stray temporary
+// files, and keeps recent answers and every session's.
+func TestMailboxPrune(t *testing.T) {
+	st := newStore(t)
+	create(t, st, session.Meta{ID: "s1"}).Close()
+	mb := st.Mailbox()
+	ctx := context.Background()
+	old, recent, ofSession := session.Box{Key: channel.Key("", "old")}, session.Box{Key: channel.Key("", "new")}, session.Box{Session: "s1", Key: channel.Key("s1", "t")}
+	for _, b := range []session.Box{old, recent, ofSession} {
+		if err := mb.Post(ctx, b, delivery("@a on Slack")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	week := time.Now().Add(-8 * 24 * time.Hour)
+	os.Chtimes(filepath.Join(st.Dir, "mailbox", old.Key+".json"), week, week)
+	os.Chtimes(filepath.Join(st.SideDir("s1"), "mailbox", ofSession.Key+".json"), week, week)
+	stray := filepath.Join(st.SideDir("s1"), "mailbox", ".post-123")
+	os.WriteFile(stray, []byte("{"), 0o600)
+	os.Chtimes(stray, week, week)
+	if err := mb.Prune(time.Now().Add(-7 * 24 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for b, want := range map[session.Box]bool{old: false, recent: true, ofSession: true} {
+		if _, ok, _ := mb.Get(ctx, b); ok != want {
+			t.Errorf("%+v kept: %v, want %v", b, ok, want)
+		}
+	}
+	if _, err := os.Stat(stray); err == nil {
+		t.Error("a stray temporary file was kept")
+	}
+}

@@ -47,8 +47,9 @@ func main() {
 }
 
 func run(args []string) int {
-	if len(args) < 2 {
-		_, _ = os.Stderr.WriteString("usage: maxrss REPORT PROGRAM [ARG...]\n")
+	if len(args) < 2 || args[0] == "" || args[0][0] == '-' {
+		// A REPORT such as "--" would be written as a file of that name.
+		_, _ = os.Stderr.WriteString("usage: maxrss REPORT PROGRAM [ARG...] (REPORT is the file to write, first, not a flag)\n")
 		return 2
 	}
 	start := time.Now()

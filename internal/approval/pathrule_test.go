@@ -1,0 +1,70 @@
+package approval
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A link inside an allowed folder that leads out of it is not covered by
+// the folder's allow rule; a deny rule on where it leads still denies.
+func TestPathRulesFollowLinks(t *testing.T) {
+	root := t.TempDir()
+	proj, outside := filepath.Join(root, "proj"), filepath.Join(root, "outside")
+	for _, d := range []string{filepath.Join(proj, "src"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(proj, "src", "link")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(proj, "src"), filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	write := func(p string) Request {
+		in, _ := json.Marshal(map[string]string{"file_path": p})
+		return Request{Tool: "Write", Input: in, Dir: proj}
+	}
+	allow := mustRules(t, "Write(src/**)")
+	deny := mustRules(t, "Write(//"+outside[1:]+"/**)")
+	for _, tc := range []struct {
+		policy Policy
+		path   string
+		want   string
+	}{
+		{Policy{Allow: allow}, "src/a.go", "allowed"},
+		{Policy{Allow: allow}, "src/link/a.go", "asked"},                      // leads out of src
+		{Policy{Allow: allow}, filepath.Join(root, "alias", "a.go"), "asked"}, // written outside src, though it lands there
+		{Policy{Deny: deny}, "src/link/new/a.go", "denied"},                   // where it leads is denied, even for a file not yet made
+		{Policy{Deny: deny}, "src/a.go", "asked"},
+	} {
+		d, decided := tc.policy.Decide(write(tc.path), nil)
+		got := "asked"
+		if decided {
+			got = map[bool]string{true: "allowed", false: "denied"}[d.Allow]
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.path, got, tc.want)
+		}
+	}
+}
+
+// A hostile path or pattern costs little and never matches by accident.
+func TestPathRulesHostile(t *testing.T) {
+	long := "a/"
+	for i := 0; i < 5000; i++ {
+		long += "b/"
+	}
+	pp, _ := pathPatternOf("**/**/**/**/**/**/**/**/x", "", "/p")
+	if pp.touches(callPath{lexical: "/p/" + long + "y", real: "/p/" + long + "y"}) {
+		t.Error("a pattern ending in x matched a path ending in y")
+	}
+	if _, err := ParseRule("Read(src/[a)", "x"); err == nil {
+		t.Error("a malformed pattern was accepted")
+	}
+	if _, ok := readPath("a\x00b", "/p"); ok {
+		t.Error("a path with a NUL was read")
+	}
+}

@@ -1,0 +1,345 @@
+package approval
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A command line is read with a real shell parser (mvdan.cc/sh, as bash
+// reads it) and never run. The rules then see it as the simple commands it
+// would run:
+//   - an allow rule covers a line only when every simple command in it is
+//     allowed, and nothing in it runs code no rule can see (a command or
+//     process substitution, eval, sh -c, a function, a variable set for a
+//     command, arithmetic) or writes where no rule looks (a redirection to
+//     a file, a background job); a line that does not parse is never
+//     covered;
+//   - a deny or ask rule matches when any command the line would run
+//     matches it, wherever it is: after && or |, inside $(…), inside
+//     bash -c '…' or eval when the code is written out, behind sudo, xargs,
+//     env, nice, timeout, find -exec, or named by a path (/bin/rm).
+//
+// Either way a line that cannot be read does not get through: at worst a
+// person is asked.
+
+// shellLine is what a command line runs, as the rules see it.
+type shellLine struct {
+	// cmds are the simple commands, in order, including those inside
+	// substitutions, functions and code strings.
+	cmds []shellCmd
+	// uncovered says why no allow rule can cover the line; "" when the
+	// rules decide.
+	uncovered string
+}
+
+// shellCmd is one simple command.
+type shellCmd struct {
+	// text is its words as an allow rule matches them, wrappers such as
+	// nice and timeout taken off: "git status --short".
+	text string
+	// seen are further texts deny and ask rules match: the command as
+	// written, its name without a folder, what follows a wrapper's options.
+	seen []string
+	// glob is the command name when it is a file-name pattern (/bin/r?):
+	// a deny rule whose command it could name matches.
+	glob string
+	// denyOnly marks a reading of the words that deny and ask rules look
+	// at but an allow rule need not cover (a wrapper as written, the
+	// words after each of sudo's arguments).
+	denyOnly bool
+}
+
+// Limits that keep a hostile line from costing more than a glance.
+const (
+	maxShellDepth = 16  // nested code strings, substitutions and wrappers
+	maxShellCmds  = 512 // readings of simple commands per line
+)
+
+// readShell reads a command line.
+func readShell(line string) shellLine {
+	a := &shellReader{}
+	a.code(line)
+	return a.line
+}
+
+type shellReader struct {
+	line  shellLine
+	depth int
+	// denyOnly is set while reading words an allow rule need not cover.
+	denyOnly bool
+}
+
+// uncover records why no allow rule covers the line (the first reason).
+func (a *shellReader) uncover(why string) {
+	if a.line.uncovered == "" {
+		a.line.uncovered = why
+	}
+}
+
+// code reads a piece of shell code: the line itself, or code written out
+// in eval, bash -c or a here-document fed to a shell.
+func (a *shellReader) code(src string) {
+	if a.depth >= maxShellDepth {
+		a.uncover("it nests code too deeply to read")
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		a.uncover("it does not parse as a shell command line (" + clip(err.Error()) + ")")
+		a.unparsed(src)
+		return
+	}
+	a.depth++
+	a.stmts(f.Stmts)
+	a.depth--
+}
+
+// unparsed gives deny and ask rules a line the parser could not read:
+// the line, and each piece between the characters that separate commands.
+func (a *shellReader) unparsed(src string) {
+	a.add(shellCmd{text: strings.Join(strings.Fields(src), " "), denyOnly: true})
+	for _, piece := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(";&|()`\n{}<>", r) }) {
+		if p := strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(piece), "$")), " "); p != "" {
+			a.add(shellCmd{text: p, denyOnly: true})
+		}
+	}
+}
+
+func (a *shellReader) add(c shellCmd) {
+	if len(a.line.cmds) >= maxShellCmds {
+		a.uncover("it holds too many commands to read")
+		return
+	}
+	c.denyOnly = c.denyOnly || a.denyOnly
+	a.line.cmds = append(a.line.cmds, c)
+}
+
+func (a *shellReader) stmts(list []*syntax.Stmt) {
+	for _, s := range list {
+		a.stmt(s)
+	}
+}
+
+func (a *shellReader) stmt(s *syntax.Stmt) {
+	switch {
+	case s.Background || s.Coprocess || s.Disown:
+		a.uncover("it runs a command in the background, beyond the call")
+	}
+	for _, r := range s.Redirs {
+		a.redirect(r)
+	}
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		a.call(call, s.Redirs)
+		return
+	}
+	if s.Cmd != nil {
+		a.command(s.Cmd)
+	}
+}
+
+// command reads a compound command: every command inside it is read, and
+// the constructs that run code no rule sees uncover the line.
+func (a *shellReader) command(c syntax.Command) {
+	switch c := c.(type) {
+	case *syntax.BinaryCmd:
+		a.stmt(c.X)
+		a.stmt(c.Y)
+	case *syntax.Block:
+		a.stmts(c.Stmts)
+	case *syntax.Subshell:
+		a.stmts(c.Stmts)
+	case *syntax.IfClause:
+		for ; c != nil; c = c.Else {
+			a.stmts(c.Cond)
+			a.stmts(c.Then)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond)
+		a.stmts(c.Do)
+	case *syntax.ForClause:
+		a.uncover("it sets a variable (a for loop), which can change what a later command runs")
+		a.words(c.Loop)
+		a.stmts(c.Do)
+	case *syntax.CaseClause:
+		a.words(c.Word)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.words(p)
+			}
+			a.stmts(it.Stmts)
+		}
+	case *syntax.FuncDecl:
+		a.uncover("it defines a function, which can stand in for any command name")
+		a.stmt(c.Body)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			a.stmt(c.Stmt)
+		}
+	case *syntax.TestClause:
+		a.words(c.X)
+	case *syntax.ArithmCmd, *syntax.LetClause:
+		a.uncover("it evaluates arithmetic, which can run commands through array subscripts")
+		a.words(c)
+	case *syntax.DeclClause:
+		a.uncover("it sets a variable (" + c.Variant.Value + "), which can change what a later command runs")
+		a.words(c)
+	case *syntax.CoprocClause:
+		a.uncover("it starts a coprocess, beyond the call")
+		a.stmt(c.Stmt)
+	default:
+		a.uncover("it holds a construct askuser does not read")
+		a.words(c)
+	}
+}
+
+// redirect reads a redirection: copying or closing a stream, a here-
+// document and /dev/null are harmless; any other file is not.
+func (a *shellReader) redirect(r *syntax.Redirect) {
+	a.words(r.Word)
+	if r.Hdoc != nil {
+		a.words(r.Hdoc)
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return
+	case syntax.DplIn, syntax.DplOut:
+		if w := readWord(r.Word); w.literal && (w.value == "-" || strings.Trim(w.value, "0123456789") == "" && w.value != "") {
+			return
+		}
+	}
+	if w := readWord(r.Word); w.literal && harmlessFile(w.value) {
+		return
+	}
+	a.uncover("it redirects to or from a file (" + clip(r.Op.String()+source(r.Word)) + ")")
+}
+
+// harmlessFile is a file a redirection may name without touching anything.
+func harmlessFile(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return false
+}
+
+// words looks inside a node's words for the expansions that run code.
+func (a *shellReader) words(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			a.uncover("it runs a command substitution ($(…) or `…`)")
+			a.nested(n.Stmts)
+			return false
+		case *syntax.ProcSubst:
+			a.uncover("it runs a process substitution (<(…) or >(…))")
+			a.nested(n.Stmts)
+			return false
+		case *syntax.ArithmExp:
+			a.uncover("it evaluates arithmetic ($((…))), which can run commands through array subscripts")
+		case *syntax.ExtGlob:
+			// zsh, the shell many hosts run commands in, reads *(e:…:) as
+			// a glob qualifier that runs code.
+			a.uncover("it holds a pattern list (*(…), ?(…), @(…)), which zsh reads as a glob qualifier that can run code")
+		case *syntax.ParamExp:
+			if why := riskyParam(n); why != "" {
+				a.uncover(why)
+			}
+		}
+		return true
+	})
+}
+
+// riskyParam says why a parameter expansion can run or change code:
+// subscripts and slices are arithmetic, ${!x} reads a name from a value,
+// ${x=…} assigns, ${x@P} expands a prompt (which runs substitutions).
+func riskyParam(p *syntax.ParamExp) string {
+	switch {
+	case p.Index != nil || p.Slice != nil:
+		return "it evaluates arithmetic (an array subscript or a slice), which can run commands"
+	case p.Excl || p.Names != 0:
+		return "it expands a variable named by another (${!x}), which can run commands"
+	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
+		return "it sets a variable (${x=…}), which can change what a later command runs"
+	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
+		return "it transforms a variable (${x@…}), which can run commands"
+	}
+	return ""
+}
+
+// nested reads the statements of a substitution, one level deeper.
+func (a *shellReader) nested(list []*syntax.Stmt) {
+	if a.depth >= maxShellDepth {
+		a.uncover("it nests commands too deeply to read")
+		return
+	}
+	a.depth++
+	a.stmts(list)
+	a.depth--
+}
+
+// call reads a simple command.
+func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
+	for _, as := range c.Assigns {
+		a.words(as)
+	}
+	if len(c.Assigns) > 0 {
+		// PATH=. git status runs ./git; GIT_PAGER, LD_PRELOAD and BASH_ENV
+		// run anything. Deny rules still see the command.
+		a.uncover("it sets a variable for the command, which can change what it runs")
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	ws := make([]word, len(c.Args))
+	for i, w := range c.Args {
+		a.words(w)
+		ws[i] = readWord(w)
+	}
+	a.simple(ws, redirs)
+}
+
+// simple reads the words of one simple command: the command as an allow
+// rule sees it, and what the wrappers in front of it run.
+func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
+	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds {
+		a.uncover("it nests or holds too many commands to read")
+		return
+	}
+	name := ws[0]
+	c := shellCmd{text: joinWords(ws), glob: name.glob}
+	if !name.literal {
+		a.uncover("the command's name is not written out (" + clip(name.text) + "), so no rule can tell what it runs")
+	} else {
+		c.seen = nameForms(name.value, ws[1:])
+	}
+	kind := commandKind(name)
+	if kind.wrapper == nil && kind.code == nil {
+		a.add(c)
+		return
+	}
+	a.depth++
+	defer func() { a.depth-- }()
+	if kind.code != nil {
+		a.add(c)
+		kind.code(a, ws, redirs)
+		return
+	}
+	a.wrapped(c, ws, kind.wrapper)
+}
+
+// nameForms are the texts a deny rule also sees when the command's name
+// has a folder (/bin/rm) or zsh's = (=rm runs rm).
+func nameForms(name string, args []word) []string {
+	var out []string
+	for _, n := range []string{path.Base(name), strings.TrimPrefix(name, "=")} {
+		if n != name && n != "." && n != "/" && n != "" {
+			out = append(out, joinWords(append([]word{{text: quoted(n)}}, args...)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,163 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Hostile lines are read in bounded work, never panic, and are never
+// allowed by a rule for something else.
+func TestShellHostile(t *testing.T) {
+	lines := map[string]string{
+		"deep subshells":     strings.Repeat("(", 5000) + "rm -rf x" + strings.Repeat(")", 5000),
+		"deep substitutions": strings.Repeat("$(", 2000) + "rm" + strings.Repeat(")", 2000),
+		"many wrappers":      strings.Repeat("sudo ", 2000) + "rm -rf x",
+		"many evals":         strings.Repeat("eval ", 2000) + "rm -rf x",
+		"nested bash -c":     nestBashC(12, "rm -rf x"),
+		"long pipeline":      strings.Repeat("git status | ", 3000) + "rm -rf x",
+		"many arguments":     "sudo " + strings.Repeat("-u root ", 3000) + "rm -rf x",
+		"NUL":                "git status\x00; rm -rf x",
+		"invalid UTF-8":      "git status \xff\xfe; rm -rf x",
+		"only a comment":     "# git status",
+		"empty":              "",
+	}
+	allow := Policy{Allow: mustRules(t, "Bash(git status:*)")}
+	for name, line := range lines {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := allow.Decide(req, nil); decided {
+			t.Errorf("%s: decided %+v; want it asked", name, d)
+		}
+		if got := readShell(line); len(got.cmds) > maxShellCmds {
+			t.Errorf("%s: %d readings, over the bound %d", name, len(got.cmds), maxShellCmds)
+		}
+	}
+}
+
+func nestBashC(depth int, inner string) string {
+	for i := 0; i < depth; i++ {
+		inner = "bash -c " + quoted(inner)
+	}
+	return inner
+}
+
+func mustJSONString(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A deny rule sees its command through code written out a few levels
+// deep, and a line too deep to read is asked, never allowed.
+func TestShellDenyThroughNesting(t *testing.T) {
+	deny := Policy{Deny: mustRules(t, "Bash(rm:*)"), Mode: ModeBypass}
+	for _, line := range []string{
+		nestBashC(3, "rm -rf x"),
+		"sudo env X=1 nice -n 5 timeout 3 rm -rf x",
+		"xargs -I{} sh -c 'rm -rf {}'",
+		"find . -exec sudo rm -rf {} +",
+		"eval \"$(echo hi); rm -rf x\"",
+		"trap 'rm -rf x' EXIT",
+		"watch -n1 'rm -rf x'",
+		"busybox rm -rf x",
+		"=rm -rf x",
+		"command -p rm x",
+		"/usr/*/rm x",
+	} {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := deny.Decide(req, nil); !decided || d.Allow {
+			t.Errorf("%q: decided %v %+v; want denied", line, decided, d)
+		}
+	}
+}
+
+func FuzzReadShell(f *testing.F) {
+	for _, c := range ruleTable {
+		f.Add(c.call)
+	}
+	for _, line := range []string{"echo hi", "echo a && echo b | echo c", "echo hi >/dev/null 2>&1", "if echo a; then echo b; fi", "echo a; rm b", "echo $(rm b)"} {
+		f.Add(line)
+	}
+	allow := Policy{Allow: mustRulesF(f, "Bash(echo:*)")}
+	f.Fuzz(func(t *testing.T, line string) {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		sh := req.subject().shell // as the call carries it: JSON makes the text valid UTF-8
+		if len(sh.cmds) > maxShellCmds {
+			t.Fatalf("%d readings", len(sh.cmds))
+		}
+		d, ok := allow.Decide(req, nil)
+		if !ok || !d.Allow {
+			return
+		}
+		if sh.uncovered != "" {
+			t.Fatalf("%q allowed though %s", line, sh.uncovered)
+		}
+		// The oracle: bash's semantics as mvdan.cc/sh's interpreter runs
+		// them, with every command recorded instead of run.
+		if ran := commandsRun(t, req.subject().text); len(ran) > 0 {
+			t.Fatalf("%q allowed by Bash(echo:*), but it runs %q", line, ran)
+		}
+	})
+}
+
+// commandsRun interprets a line without running anything and returns the
+// commands it would run other than echo, and any file it would open.
+func commandsRun(t *testing.T, line string) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil
+	}
+	var other []string
+	r, err := interp.New(
+		interp.Env(expand.ListEnviron()),
+		interp.StdIO(nil, io.Discard, io.Discard),
+		interp.CallHandler(func(_ context.Context, args []string) ([]string, error) {
+			if len(args) > 0 && args[0] != "echo" {
+				other = append(other, args[0])
+			}
+			return args, nil
+		}),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+			return func(context.Context, []string) error { return nil }
+		}),
+		interp.OpenHandler(func(_ context.Context, path string, _ int, _ os.FileMode) (io.ReadWriteCloser, error) {
+			if path != "/dev/null" {
+				other = append(other, "open "+path)
+			}
+			return nopFile{}, nil
+		}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An allowed loop of echo may run for ever: the bound is not a result.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_ = r.Run(ctx, f)
+	return other
+}
+
+type nopFile struct{}
+
+func (nopFile) Read([]byte) (int, error)    { return 0, io.EOF }
+func (nopFile) Write(p []byte) (int, error) { return len(p), nil }
+func (nopFile) Close() error                { return nil }
+
+func mustRulesF(f *testing.F, list string) []Rule {
+	r, err := ParseRules(list, "test")
+	if err != nil {
+		f.Fatal(err)
+	}
+	return r
+}

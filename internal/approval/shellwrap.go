@@ -1,0 +1,276 @@
+package approval
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Commands that run other commands. The list is what askuser knows; a
+// command that runs another in a way it does not know (npx, make, a
+// script) is matched as written, so a deny rule does not see through it.
+
+// wrapper describes a command that runs the command written after its
+// options.
+type wrapper struct {
+	// transparent wrappers do not change what runs (nice, timeout): an
+	// allow rule need only cover the command after them. Any other wrapper
+	// (sudo, xargs) needs a rule of its own as well.
+	transparent bool
+	// flags are the short options that take no value, valued those that
+	// take one; long names the long options, "name=" taking a value. An
+	// option not listed leaves the command unread: the line is asked about.
+	flags, valued string
+	long          []string
+	// operands counts the words between the options and the command
+	// (timeout's duration).
+	operands int
+	// assigns allows NAME=value words before the command (env).
+	assigns bool
+	// opaque wrappers take options askuser does not read (ssh, watch):
+	// allow rules never cover them; deny rules look at every word.
+	opaque bool
+}
+
+var wrappers = map[string]*wrapper{
+	"nice":    {transparent: true, flags: "0123456789", valued: "n", long: []string{"adjustment="}},
+	"nohup":   {transparent: true},
+	"timeout": {transparent: true, flags: "v", valued: "sk", long: []string{"signal=", "kill-after=", "preserve-status", "foreground", "verbose"}, operands: 1},
+	"stdbuf":  {transparent: true, valued: "ioe", long: []string{"input=", "output=", "error="}},
+	"time":    {transparent: true, flags: "pvq", valued: "f", long: []string{"portability", "verbose", "quiet", "format="}},
+	"command": {transparent: true, flags: "pvV"},
+	"builtin": {transparent: true},
+	"exec":    {transparent: true},
+	"env":     {transparent: true, flags: "i0", valued: "u", long: []string{"ignore-environment", "null", "unset="}, assigns: true},
+	"sudo": {flags: "AEHknPS", valued: "CDghpRrtTUu", long: []string{"askpass", "preserve-env", "preserve-env=", "set-home", "non-interactive",
+		"stdin", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="}},
+	"doas":    {flags: "ns", valued: "uC"},
+	"xargs":   {flags: "0rtpx", valued: "IdEaLnPs", long: []string{"null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "max-args=", "max-procs=", "max-lines=", "delimiter=", "arg-file=", "replace=", "eof=", "max-chars="}},
+	"busybox": {},
+	// zsh's precommand modifiers.
+	"noglob":    {transparent: true},
+	"nocorrect": {transparent: true},
+}
+
+// opaqueRunners run a command (or code) given in words whose options
+// askuser does not read.
+var opaqueRunners = []string{"ssh", "su", "runuser", "watch", "script", "flock", "chroot", "nsenter", "unshare", "ionice", "setsid",
+	"strace", "ltrace", "unbuffer", "taskset", "numactl", "prlimit", "systemd-run", "firejail", "fakeroot", "proot", "parallel",
+	"chronic", "caffeinate", "dbus-run-session", "sg", "valgrind", "catchsegv"}
+
+// shells run code from -c or from their input.
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash", "posh"}
+
+// kind is what askuser knows of a command name.
+type kind struct {
+	wrapper *wrapper
+	code    func(a *shellReader, ws []word, redirs []*syntax.Redirect)
+}
+
+func commandKind(name word) kind {
+	if !name.literal {
+		return kind{}
+	}
+	base := strings.TrimPrefix(path.Base(name.value), "=")
+	switch {
+	case base == "eval":
+		return kind{code: evalCode}
+	case base == "trap":
+		return kind{code: trapCode}
+	case base == "find":
+		return kind{code: findExec}
+	case slices.Contains(shells, base):
+		return kind{code: shellCode}
+	}
+	if w, ok := wrappers[base]; ok {
+		return kind{wrapper: w}
+	}
+	if slices.Contains(opaqueRunners, base) {
+		return kind{wrapper: &wrapper{opaque: true}}
+	}
+	return kind{}
+}
+
+// wrapped reads a wrapper and the command it runs.
+func (a *shellReader) wrapped(c shellCmd, ws []word, w *wrapper) {
+	name := clip(ws[0].text)
+	inner, ok, sets := w.parse(ws)
+	if sets {
+		a.uncover("it sets a variable for the command (" + name + "), which can change what it runs")
+	}
+	switch {
+	case ok && inner >= len(ws): // nothing to run: env alone prints, nice alone tells
+		a.add(c)
+	case ok && w.transparent:
+		c.denyOnly = true
+		a.add(c)
+		a.simple(ws[inner:], nil)
+	case ok:
+		a.add(c)
+		a.simple(ws[inner:], nil)
+	default:
+		a.uncover("it runs a command through " + name + " in a way askuser does not read")
+		a.add(c)
+		a.everyReading(ws)
+	}
+}
+
+// parse finds where the command after a wrapper's options starts; ok is
+// false when an option is not known. sets reports NAME=value words.
+func (w *wrapper) parse(ws []word) (inner int, ok, sets bool) {
+	if w.opaque {
+		return 0, false, false
+	}
+	i := 1
+	for ; i < len(ws); i++ {
+		if !ws[i].literal {
+			return 0, false, sets
+		}
+		v := ws[i].value
+		switch {
+		case v == "--":
+			i++
+		case strings.HasPrefix(v, "--"):
+			name, _, hasValue := strings.Cut(v[2:], "=")
+			switch {
+			case slices.Contains(w.long, name) && !hasValue:
+			case slices.Contains(w.long, name+"="):
+				if !hasValue {
+					i++
+				}
+			default:
+				return 0, false, sets
+			}
+			continue
+		case len(v) > 1 && v[0] == '-':
+			skip, known := w.shortOptions(v[1:])
+			if !known {
+				return 0, false, sets
+			}
+			i += skip
+			continue
+		case w.assigns && isAssignment(v):
+			sets = true
+			continue
+		}
+		break
+	}
+	return i + w.operands, i+w.operands <= len(ws), sets
+}
+
+// shortOptions reads a cluster of short options (-n5, -ik); skip is 1
+// when the last takes its value from the next word.
+func (w *wrapper) shortOptions(cluster string) (skip int, known bool) {
+	for j := 0; j < len(cluster); j++ {
+		switch ch := cluster[j]; {
+		case strings.IndexByte(w.flags, ch) >= 0:
+		case strings.IndexByte(w.valued, ch) >= 0:
+			if j == len(cluster)-1 {
+				return 1, true
+			}
+			return 0, true // the value is the rest of the cluster
+		default:
+			return 0, false
+		}
+	}
+	return 0, true
+}
+
+func isAssignment(v string) bool {
+	name, _, ok := strings.Cut(v, "=")
+	return ok && name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+}
+
+// Deny and ask rules look at every reading of words askuser cannot place
+// exactly; these readings never count for an allow rule.
+const maxReadings = 16
+
+// everyReading gives deny and ask rules each command the words could run:
+// the words from each later position on, and each written-out argument
+// read as code (ssh host 'rm -rf x').
+func (a *shellReader) everyReading(ws []word) {
+	was := a.denyOnly
+	a.denyOnly = true
+	defer func() { a.denyOnly = was }()
+	for j := 1; j < len(ws) && j <= maxReadings; j++ {
+		if ws[j].literal && !strings.HasPrefix(ws[j].value, "-") {
+			a.simple(ws[j:], nil)
+		}
+		if ws[j].literal && strings.ContainsAny(ws[j].value, " \t\n;&|") {
+			a.code(ws[j].value)
+		}
+	}
+}
+
+// shellCode reads sh, bash and the like. Running a script file (bash
+// build.sh) is a command like any other; code from -c or from the input
+// is not covered by any allow rule, and deny rules read it where it is
+// written out (bash -c 'rm -rf x', a here-document).
+func shellCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
+	if len(ws) > 1 && ws[1].literal && ws[1].value != "" && !strings.ContainsAny(ws[1].value[:1], "-+") {
+		return
+	}
+	a.uncover("it runs shell code from a string or from its input (" + clip(ws[0].text) + ")")
+	a.writtenCode(ws[1:], redirs)
+}
+
+// evalCode reads eval: its words, joined, are code.
+func evalCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
+	a.uncover("it runs a string as shell code (eval)")
+	texts := make([]string, 0, len(ws))
+	for _, w := range ws[1:] {
+		texts = append(texts, w.code)
+	}
+	a.writtenCode([]word{{code: strings.Join(texts, " ")}}, nil)
+}
+
+// trapCode reads trap, whose first word is code run later.
+func trapCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
+	a.uncover("it sets code to run on a signal (trap)")
+	a.writtenCode(ws[1:], nil)
+}
+
+// writtenCode reads, for deny and ask rules, code written out in words
+// and in here-documents or here-strings.
+func (a *shellReader) writtenCode(args []word, redirs []*syntax.Redirect) {
+	was := a.denyOnly
+	a.denyOnly = true
+	defer func() { a.denyOnly = was }()
+	for _, w := range args {
+		if w.code != "" {
+			a.code(w.code)
+		}
+	}
+	for _, r := range redirs {
+		switch {
+		case r.Hdoc != nil:
+			a.code(source(r.Hdoc))
+		case r.Op == syntax.WordHdoc:
+			if w := readWord(r.Word); w.literal {
+				a.code(w.value)
+			}
+		}
+	}
+}
+
+// findExec reads find: the commands after -exec, -execdir, -ok and
+// -okdir (up to ; or +) run too, and must be allowed as well.
+func findExec(a *shellReader, ws []word, _ []*syntax.Redirect) {
+	for i := 1; i < len(ws); i++ {
+		switch ws[i].value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		end := i + 1
+		for end < len(ws) && ws[end].value != ";" && ws[end].value != "+" {
+			end++
+		}
+		if end > i+1 {
+			a.simple(ws[i+1:end], nil)
+		}
+		i = end
+	}
+}

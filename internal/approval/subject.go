@@ -1,0 +1,251 @@
+package approval
+
+import (
+	"encoding/json"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// subject is what rules with a specifier are matched against: the call's
+// command line, path or URL, read once per decision.
+type subject struct {
+	tool  string
+	field string // the input field it came from; "" when the input has none
+	text  string
+	shell shellLine
+	path  callPath
+	// pathOK is false when the path cannot be read (empty, a NUL).
+	pathOK bool
+	dir    string
+}
+
+// subjectFields are the input fields a rule's specifier is matched
+// against, in order: the first one present, as a string, is the subject.
+var subjectFields = []string{"command", "file_path", "notebook_path", "path", "url"}
+
+func (r Request) subject() subject {
+	s := subject{tool: r.Tool, dir: r.Dir}
+	s.field, s.text = subjectField(r.Input)
+	switch s.field {
+	case "command":
+		s.shell = readShell(s.text)
+	case "file_path", "notebook_path", "path":
+		s.path, s.pathOK = readPath(s.text, r.Dir)
+	}
+	return s
+}
+
+// subjectField returns the first subject field of a call's input, and its
+// text; "" when there is none.
+func subjectField(input json.RawMessage) (field, text string) {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		return "", ""
+	}
+	for _, f := range subjectFields {
+		var v string
+		if raw, ok := in[f]; ok && json.Unmarshal(raw, &v) == nil {
+			return f, v
+		}
+	}
+	return "", ""
+}
+
+// Tools whose rules stand for a family, as in Claude Code: an Edit rule
+// applies to every built-in tool that changes files, a Read rule to those
+// that read them.
+var toolFamilies = map[string][]string{
+	"Edit": {"Edit", "MultiEdit", "Write", "NotebookEdit"},
+	"Read": {"Read", "Glob", "Grep", "LS", "NotebookRead"},
+}
+
+// names reports whether the rule is about the call's tool.
+func (r Rule) names(tool string) bool {
+	switch {
+	case r.Server:
+		return tool == r.Tool || strings.HasPrefix(tool, r.Tool+"__")
+	case tool == r.Tool:
+		return true
+	}
+	for _, t := range toolFamilies[r.Tool] {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// touched returns the first rule that matches anything the call does:
+// the reading deny and ask rules use.
+func (s subject) touched(rules []Rule) (Rule, bool) {
+	for _, r := range rules {
+		if r.names(s.tool) && (r.Spec == "" || r.touches(s)) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+func (r Rule) touches(s subject) bool {
+	switch s.field {
+	case "":
+		return false
+	case "command":
+		return shellTouches(r.Spec, s)
+	case "url":
+		return matchURL(r.Spec, s.text)
+	}
+	pp, ok := pathPatternOf(r.Spec, r.Dir, s.dir)
+	if !ok || !s.pathOK {
+		return false
+	}
+	return pp.touches(s.path)
+}
+
+// covered returns the allow rules that together cover everything the call
+// does, or false: a rule without a specifier covers every call of its
+// tool; a command line needs every command it runs allowed.
+func (s subject) covered(rules []Rule) ([]Rule, bool) {
+	var tool []Rule
+	for _, r := range rules {
+		if r.names(s.tool) {
+			if r.Spec == "" {
+				return []Rule{r}, true
+			}
+			tool = append(tool, r)
+		}
+	}
+	switch s.field {
+	case "":
+		return nil, false
+	case "command":
+		return shellCovered(tool, s.shell)
+	}
+	for _, r := range tool {
+		if r.covers(s) {
+			return []Rule{r}, true
+		}
+	}
+	return nil, false
+}
+
+func (r Rule) covers(s subject) bool {
+	if s.field == "url" {
+		return matchURL(r.Spec, s.text)
+	}
+	pp, ok := pathPatternOf(r.Spec, r.Dir, s.dir)
+	if !ok || !s.pathOK {
+		return false
+	}
+	return pp.covers(s.path)
+}
+
+// shellCovered returns the rules that allow every command of the line.
+func shellCovered(rules []Rule, line shellLine) ([]Rule, bool) {
+	if line.uncovered != "" {
+		return nil, false
+	}
+	var used []Rule
+	n := 0
+	for _, c := range line.cmds {
+		if c.denyOnly {
+			continue
+		}
+		n++
+		i := firstMatch(rules, c.text)
+		if i < 0 {
+			return nil, false
+		}
+		if !containsRule(used, rules[i]) {
+			used = append(used, rules[i])
+		}
+	}
+	return used, n > 0
+}
+
+func firstMatch(rules []Rule, text string) int {
+	for i, r := range rules {
+		if matchSpec(shellSpec(r.Spec), text) {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsRule(rules []Rule, r Rule) bool {
+	for _, u := range rules {
+		if u.raw == r.raw && u.From == r.From {
+			return true
+		}
+	}
+	return false
+}
+
+// shellTouches reports whether a deny or ask specifier matches anything
+// the line runs, or the line as a whole (Bash(curl * | sh)).
+func shellTouches(spec string, s subject) bool {
+	spec = shellSpec(spec)
+	if matchSpec(spec, strings.Join(strings.Fields(s.text), " ")) {
+		return true
+	}
+	for _, c := range s.shell.cmds {
+		if matchSpec(spec, c.text) || (c.glob != "" && globNames(c.glob, spec)) {
+			return true
+		}
+		for _, t := range c.seen {
+			if matchSpec(spec, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globNames reports whether a command name that is a file-name pattern
+// (/bin/r?) could name the command a specifier starts with.
+func globNames(glob, spec string) bool {
+	fields := strings.Fields(strings.TrimSuffix(spec, ":*"))
+	if len(fields) == 0 || strings.Contains(fields[0], "*") {
+		return false
+	}
+	name := fields[0]
+	for _, g := range []string{glob, path.Base(glob)} {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, "/usr/bin/"+name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// shellSpec writes a specifier's words with single spaces, as command
+// texts are.
+func shellSpec(spec string) string {
+	p, prefix := strings.CutSuffix(spec, ":*")
+	p = strings.Join(strings.Fields(p), " ")
+	if prefix {
+		return p + ":*"
+	}
+	return p
+}
+
+// matchURL matches WebFetch's specifiers: domain:example.com (that host;
+// *.example.com its subdomains), else a pattern against the whole URL.
+func matchURL(spec, raw string) bool {
+	domain, ok := strings.CutPrefix(spec, "domain:")
+	if !ok {
+		return matchSpec(spec, raw)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host, domain := strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), strings.ToLower(domain)
+	if sub, ok := strings.CutPrefix(domain, "*."); ok {
+		return strings.HasSuffix(host, "."+sub)
+	}
+	return host == domain
+}

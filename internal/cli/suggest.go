@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// nearest returns the candidates a mistyped word most likely meant: those
+// it is a prefix of ("on" for on-timeout and on-unanswered), else, for a
+// word of two letters or more, those at the smallest edit distance, if
+// that is small for their length (one edit up to four letters, two
+// beyond). It returns nil rather than guess at something far.
+func nearest(typed string, candidates []string) []string {
+	var prefixed []string
+	for _, c := range candidates {
+		if strings.HasPrefix(c, typed) && c != typed && !slices.Contains(prefixed, c) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) > 0 && len(prefixed) <= 3 {
+		return prefixed
+	}
+	if len([]rune(typed)) < 2 {
+		return nil
+	}
+	best, out := 3, []string(nil)
+	for _, c := range candidates {
+		d := editDistance(typed, c)
+		limit := 2
+		if len([]rune(c)) <= 4 {
+			limit = 1
+		}
+		switch {
+		case d > limit || d > best || slices.Contains(out, c):
+		case d < best:
+			best, out = d, []string{c}
+		default:
+			out = append(out, c)
+		}
+	}
+	if len(out) > 3 {
+		return nil
+	}
+	return out
+}
+
+// editDistance is the optimal-string-alignment distance between a and b:
+// insertions, deletions, substitutions and transpositions of neighbours
+// each count one, so "anwsers" is one edit from "answers".
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
+}
+
+// didYouMean words the suggestions: "did you mean run?", or "" for none.
+func didYouMean(suggestions []string) string {
+	if len(suggestions) == 0 {
+		return ""
+	}
+	return "did you mean " + orList(suggestions) + "?"
+}
+
+// flagNames are the names of the visible flags among flags.
+func flagNames(flags []cli.Flag) []string {
+	var out []string
+	for _, f := range flags {
+		if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
+			continue
+		}
+		out = append(out, f.Names()...)
+	}
+	return out
+}
+
+// dashed is a flag's name as typed: -f, --frontend.
+func dashed(name string) string {
+	if len([]rune(name)) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// unknownFlag words the usage error for a flag cmd does not define, typed
+// as name (without its dashes): the nearest of cmd's own flags, or else
+// the commands that have it.
+func unknownFlag(app *cli.App, cmd *cli.Command, name string) error {
+	help := cmd.HelpName
+	var near []string
+	for _, n := range nearest(name, flagNames(cmd.Flags)) {
+		near = append(near, dashed(n))
+	}
+	if s := didYouMean(near); s != "" {
+		return usageErrorf("flag provided but not defined: -%s; %s (run %s --help for usage)", name, s, help)
+	}
+	if owners := commandsWithFlag(app, name); len(owners) > 0 && help != app.Name {
+		return usageErrorf("flag provided but not defined: -%s; %s is a flag of askuser %s, not of %s (run %s --help for usage)",
+			name, dashed(name), orList(owners), help, help)
+	}
+	return usageErrorf("flag provided but not defined: -%s; run %s --help for usage", name, help)
+}
+
+// commandsWithFlag lists the visible commands that define flag name.
+func commandsWithFlag(app *cli.App, name string) []string {
+	var out []string
+	for _, c := range app.Commands {
+		if c.Hidden {
+			continue
+		}
+		for _, f := range c.Flags {
+			if slices.Contains(f.Names(), name) {
+				out = append(out, c.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// unknownCommand words the usage error for a command name askuser does not
+// have; see is where the commands are listed.
+func unknownCommand(cmds []*cli.Command, name, see string) error {
+	var names []string
+	for _, c := range cmds {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	if s := didYouMean(nearest(name, names)); s != "" {
+		return usageErrorf("unknown command %q; %s (run %s to see the commands)", name, s, see)
+	}
+	return usageErrorf("unknown command %q; run %s to see the commands", name, see)
+}
+
+// undefinedFlag extracts the flag name from the flag package's error for
+// an undefined flag.
+func undefinedFlag(err error) (string, bool) {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	return name, ok && name != ""
+}
