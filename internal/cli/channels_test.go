@@ -39,7 +39,7 @@ func TestFrontendNamesAChannelNotBuiltIn(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "mcp", "--frontend", "pigeon")
-	if code != ExitUsage || !strings.Contains(errOut, `"pigeon" is not a frontend here; use survey, file, auto, elicit, web, inbox or testchan`) {
+	if code != ExitUsage || !strings.Contains(errOut, `"pigeon" is not a frontend here; use survey, file, auto, elicit, web, inbox, telegram or testchan`) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "hook", "--frontend", "web")
