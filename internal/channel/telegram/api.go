@@ -32,7 +32,7 @@ type apiError struct {
 	refused bool
 }
 
-func (e *apiError) Error() string { return "telegram " + e.method + ": " + e.text }
+func (e *apiError) Error() string { return e.method + ": " + e.text }
 
 // Unwrap makes a refusal channel.ErrRefused, so the relay waits long
 // before trying again.
@@ -131,7 +131,8 @@ func (c *Channel) classify(method string, err error) error {
 		return ae
 	}
 	// A proxy's error page can be long: the first few lines say enough.
-	e := &apiError{method: method, text: channel.Cut(c.redact(err.Error()), 300)}
+	text := strings.TrimPrefix(err.Error(), "error do request for method "+method+", ")
+	e := &apiError{method: method, text: channel.Cut(c.redact(text), 300)}
 	var tm *bot.TooManyRequestsError
 	switch {
 	case errors.As(err, &tm):

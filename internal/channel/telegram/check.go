@@ -56,6 +56,8 @@ func checkError(err error) error {
 		why = "the bot may not write first to this user: open the bot in Telegram and press Start"
 	case strings.Contains(d, "not a member") || strings.Contains(d, "kicked"):
 		why = "the bot is not in that group: add it to the group, then try again"
+	case ae.code == 0:
+		why = "no proper answer from the Bot API: check ASKUSER_TELEGRAM_API_URL and the network"
 	default:
 		return err
 	}

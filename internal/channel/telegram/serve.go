@@ -81,11 +81,11 @@ func fatal(err error) error {
 	}
 	switch {
 	case ae.code == http.StatusUnauthorized:
-		return errors.New("telegram: Telegram refused TELEGRAM_BOT_TOKEN: copy the token again from @BotFather")
+		return errors.New("Telegram refused TELEGRAM_BOT_TOKEN: copy the token again from @BotFather")
 	case ae.code == http.StatusNotFound:
-		return errors.New("telegram: the Bot API answered Not Found: check ASKUSER_TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN")
+		return errors.New("the Bot API answered Not Found: check ASKUSER_TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN")
 	case ae.code == http.StatusConflict && strings.Contains(strings.ToLower(ae.text), "webhook"):
-		return errors.New("telegram: the bot has a webhook set, and askuser polls for updates: remove the webhook (deleteWebhook) or use another bot")
+		return errors.New("the bot has a webhook set, and askuser polls for updates: remove the webhook (deleteWebhook) or use another bot")
 	}
 	return nil
 }
