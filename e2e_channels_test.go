@@ -4,9 +4,7 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -23,15 +21,16 @@ import (
 // fake platform, on loopback: a person taps in the chat, and the agent
 // goes on. askuser is built with the test channel linked in (TestMain).
 
-// chanScript asks one set, then ends with what it was told.
-const chanScript = `model: scripted-chan
-turns:
-  - text: One thing first.
+// askDBTurn is a scripted model's turn asking which database to use.
+const askDBTurn = `  - text: One thing first.
     tool_calls:
       - id: toolu_db
         name: AskUserQuestion
         input: {questions: [{question: "Which database should we use?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
-  - text: "Set up with what I was told:\n{{tool_results}}"
+`
+
+// chanScript asks one set, then ends with what it was told.
+const chanScript = "model: scripted-chan\nturns:\n" + askDBTurn + `  - text: "Set up with what I was told:\n{{tool_results}}"
 `
 
 // chanRig is a fake platform and the environment that points askuser at
@@ -60,20 +59,11 @@ func newChanRig(t testing.TB) *chanRig {
 // message waits for a message that cond accepts.
 func (cr *chanRig) message(t testing.TB, what string, cond func(channeltest.Message) bool) channeltest.Message {
 	t.Helper()
-	var found channeltest.Message
-	_, ok := cr.srv.WaitFor(waitLimit, func(ms []channeltest.Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := cr.srv.Find(waitLimit, cond)
 	if !ok {
 		t.Fatalf("no message %s; the platform has %+v", what, cr.srv.Messages())
 	}
-	return found
+	return m
 }
 
 func asking(header string) func(channeltest.Message) bool {
@@ -225,96 +215,6 @@ func TestChannelLateAnswerResumesTheSession(t *testing.T) {
 	}
 }
 
-// askuser ask and askuser mcp have no session: their sets are answered
-// through the channel askuser serve holds.
-func TestChannelAnswersAskAndMCPThroughServe(t *testing.T) {
-	t.Parallel()
-	cr := newChanRig(t)
-	cr.startServe(t)
-	a := startBackground(t, cr.env, "ask", "--frontend", "testchan", "testdata/questions/database.json")
-	m := cr.message(t, "from askuser ask", func(x channeltest.Message) bool { return x.Title == "askuser ask" })
-	cr.tap(t, m, channeltest.Pick{Options: []int{0}})
-	if code := a.exit(t); code != 0 {
-		t.Fatalf("ask: exit %d: %s", code, a.stderr)
-	}
-	if out := a.stdout.String(); !strings.HasPrefix(out, "User answered the following questions:") || !strings.Contains(out, "\n   Via: @alice on testchan\n") {
-		t.Errorf("ask printed:\n%s", out)
-	}
-
-	mcp := startMCP(t, cr.env, "--frontend", "testchan")
-	mcp.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":{"questions":[`+
-		`{"question":"Which region?","header":"Region","multiSelect":false,"options":[{"label":"eu-north","description":"Stockholm"},{"label":"us-east","description":"Virginia"}]}]}}}`)
-	m = cr.message(t, "from askuser mcp", func(x channeltest.Message) bool { return x.Title == "askuser mcp" })
-	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
-	if reply := mcp.reply(t, "2"); !strings.Contains(reply, `Selected: us-east\n   Via: @alice on testchan`) || strings.Contains(reply, `"isError":true`) {
-		t.Errorf("the tool result: %s", reply)
-	}
-}
-
-// mcpProc is askuser mcp driven with raw JSON-RPC lines, as a host would.
-type mcpProc struct {
-	in    io.WriteCloser
-	lines chan string
-}
-
-func startMCP(t *testing.T, env []string, args ...string) *mcpProc {
-	t.Helper()
-	cmd := exec.Command(askuserBin(), append([]string{"mcp"}, args...)...)
-	cmd.Dir, cmd.Env = repoRoot(t), append(os.Environ(), env...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &mcpProc{in: in, lines: make(chan string, 16)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
-	t.Cleanup(func() {
-		in.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Logf("askuser mcp: %v\n%s", err, stderr.String())
-		}
-	})
-	p.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
-	p.reply(t, "1")
-	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return p
-}
-
-func (p *mcpProc) send(t *testing.T, line string) {
-	t.Helper()
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// reply returns the response to request id.
-func (p *mcpProc) reply(t *testing.T, id string) string {
-	t.Helper()
-	deadline := time.After(waitLimit)
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				t.Fatalf("askuser mcp ended before answering %s", id)
-			}
-			if strings.Contains(l, `"id":`+id+`,`) || strings.Contains(l, `"id":`+id+`}`) {
-				return l
-			}
-		case <-deadline:
-			t.Fatalf("no response to %s", id)
-		}
-	}
-}
-
 var sessionIDPattern = regexp.MustCompile(`"session_id":"([0-9a-f-]{36})"`)
 
 // A live run asks "whoever answers first, wherever they are" through
@@ -348,155 +248,40 @@ func TestInboxPageAnswersALiveInboxRun(t *testing.T) {
 	}
 }
 
-// askuser serve is killed (kill -9) after it sent a question, and again
-// just as a tap's answer reaches the mailbox: each time the next serve
-// goes on from the state directory, sends nothing twice, and the session
-// gets its answer exactly once.
-func TestChannelSurvivesServeKilled(t *testing.T) {
+// twoScript asks one set, then, with its answer, another.
+const twoScript = "model: scripted-two\nturns:\n" + askDBTurn + `  - text: And one more.
+    tool_calls:
+      - id: toolu_region
+        name: AskUserQuestion
+        input: {questions: [{question: "Which region?", header: Region, multiSelect: false, options: [{label: eu-north, description: Stockholm}, {label: us-east, description: Virginia}]}]}
+  - text: "Done with both."
+`
+
+// A session resumed for a late answer asks again: the next question is
+// sent under the first (its thread), the chat is told the agent asks
+// again, and a tap on it resumes the session once more, to the end.
+func TestChannelLateAnswerThreadsTheNextQuestion(t *testing.T) {
 	t.Parallel()
 	cr := newChanRig(t)
-	serve := cr.startServe(t)
-	id := cr.suspend(t)
-	m := cr.message(t, "of the waiting session", asking("Database"))
-	cr.waitFile(t, filepath.Join(cr.state, "relay", m.Key+".json"), `"ref":{"id":1}`)
-	kill(t, serve)
-	serve = cr.startServe(t)
-	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
-	cr.replied(t, m)
-	if n := countKey(cr.srv.Messages(), m.Key); n != 1 {
-		t.Errorf("the question was sent %d times", n)
+	if err := os.WriteFile(cr.script, []byte(twoScript), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if j := cr.journal(t, id); strings.Count(j, `{"type":"answered",`) != 1 {
-		t.Errorf("the call was not answered exactly once:\n%s", j)
-	}
-
-	// Killed between the tap's answer reaching the mailbox and the resume.
-	id2 := cr.suspend(t)
-	m2 := cr.message(t, "of the second session", func(x channeltest.Message) bool { return x.ID > m.ID && strings.Contains(x.Text, "Database:") })
-	go cr.srv.Tap(waitLimit, "U-bob", "@bob", m2, channeltest.Pick{Options: []int{0}})
-	cr.waitGlob(t, filepath.Join(cr.state, "sessions", id2+".d", "mailbox", "*.json"))
-	kill(t, serve)
-	cr.startServe(t)
-	done := cr.replied(t, m2)
-	if !strings.Contains(done.Replies[0], "Selected: PostgreSQL\n   Via: @bob on testchan") {
-		t.Errorf("the reply beside the second question:\n%s", done.Replies[0])
-	}
-	if j := cr.journal(t, id2); strings.Count(j, `{"type":"answered",`) != 1 || strings.Count(j, `"selectedOptions":["PostgreSQL"]`) == 0 {
-		t.Errorf("the second call was not answered exactly once with bob's answer:\n%s", j)
-	}
-	if n := countKey(cr.srv.Messages(), m2.Key); n != 1 {
-		t.Errorf("the second question was sent %d times", n)
-	}
-}
-
-func countKey(ms []channeltest.Message, key string) int {
-	n := 0
-	for _, m := range ms {
-		if m.Key == key {
-			n++
-		}
-	}
-	return n
-}
-
-// kill kills p with SIGKILL and waits for it.
-func kill(t *testing.T, p *bgAskuser) {
-	t.Helper()
-	_ = p.cmd.Process.Kill()
-	p.exit(t)
-}
-
-// waitFile waits until the file at path holds want.
-func (cr *chanRig) waitFile(t *testing.T, path, want string) {
-	t.Helper()
-	for deadline := time.Now().Add(waitLimit); ; time.Sleep(5 * time.Millisecond) {
-		if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never held %s", path, want)
-		}
-	}
-}
-
-// waitGlob waits until a file matches pattern.
-func (cr *chanRig) waitGlob(t *testing.T, pattern string) {
-	t.Helper()
-	for deadline := time.Now().Add(waitLimit); ; time.Sleep(time.Millisecond) {
-		if m, _ := filepath.Glob(pattern); len(m) > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing matched %s", pattern)
-		}
-	}
-}
-
-// askuser cancel on a session whose question waits in the chat: the
-// widget says it was cancelled, and why; a tap on it is refused, and
-// nothing is resumed.
-func TestChannelCancelShowsOnTheWidget(t *testing.T) {
-	t.Parallel()
-	cr := newChanRig(t)
 	cr.startServe(t)
 	id := cr.suspend(t)
-	m := cr.message(t, "of the waiting session", asking("Database"))
-	cancel := exec.Command(askuserBin(), "cancel", id, "--reason", "not needed any more")
-	cancel.Env = append(os.Environ(), cr.env...)
-	if out, err := cancel.CombinedOutput(); err != nil {
-		t.Fatalf("cancel: %v\n%s", err, out)
+	first := cr.message(t, "of the first question", asking("Database"))
+	cr.tap(t, first, channeltest.Pick{Options: []int{1}})
+	next := cr.message(t, "of the next question", asking("Region"))
+	if next.Thread != first.ID {
+		t.Errorf("the next question was posted under message %d, want %d (the first)", next.Thread, first.ID)
 	}
-	u := cr.message(t, "updated", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Updates) > 0 })
-	if u.State != "cancelled" || !strings.HasPrefix(u.Updates[0], "Cancelled: the person declined to answer: not needed any more (") {
-		t.Errorf("the widget shows %q (%s)", u.Updates, u.State)
+	if r := cr.replied(t, first); r.Replies[0] != "The agent went on and now asks: Region." {
+		t.Errorf("beside the first question: %q", r.Replies)
 	}
-	if _, v, _ := cr.srv.Tap(waitLimit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{0}}); v.OK || !strings.HasPrefix(v.Text, "This question was cancelled") {
-		t.Errorf("a tap after the cancel: %+v", v)
+	cr.tap(t, next, channeltest.Pick{Options: []int{0}})
+	if r := cr.replied(t, next); r.Replies[0] != "The agent went on and finished:\nDone with both." {
+		t.Errorf("beside the next question: %q", r.Replies)
 	}
-	if logs, _ := filepath.Glob(filepath.Join(cr.state, "sessions", "*.d", "serve.log")); len(logs) != 0 {
-		t.Errorf("a cancelled session was resumed: %v", logs)
-	}
-}
-
-// askuser hook asks through a channel too (it needs no listener): the
-// questions of a PreToolUse on AskUserQuestion, and an approval, whose
-// whole tool input the message carries (cut at the platform's limit).
-func TestChannelAnswersAHook(t *testing.T) {
-	t.Parallel()
-	cr := newChanRig(t)
-	hook := func(event string) *bgAskuser {
-		p := exec.Command(askuserBin(), "hook", "--frontend", "testchan")
-		b := &bgAskuser{cmd: p, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
-		p.Dir, p.Env, p.Stdin, p.Stdout, p.Stderr = repoRoot(t), append(os.Environ(), cr.env...), strings.NewReader(event), b.stdout, b.stderr
-		if err := p.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() { _ = p.Wait(); close(b.done) }()
-		t.Cleanup(func() { _ = p.Process.Kill(); <-b.done })
-		return b
-	}
-	h := hook(`{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":{"questions":[` +
-		`{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"R"},{"label":"SQLite","description":"E"}],"multiSelect":false}]}}`)
-	m := cr.message(t, "from the hook", func(x channeltest.Message) bool { return x.Title == "askuser hook" })
-	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
-	if code := h.exit(t); code != 0 || !strings.Contains(h.stdout.String(), `"permissionDecision":"allow"`) || !strings.Contains(h.stdout.String(), `"Which database should we use?":"SQLite"`) {
-		t.Errorf("the hook: exit %d\n%s\n%s", code, h.stdout, h.stderr)
-	}
-
-	long := strings.Repeat("echo line; ", 300)
-	h = hook(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"` + long + `rm -rf build"}}`)
-	m = cr.message(t, "asking to approve", func(x channeltest.Message) bool { return x.Title == "askuser hook" && x.ID > m.ID })
-	if !strings.Contains(m.Text, "echo line; echo line;") || !strings.Contains(m.Text, "more characters") {
-		t.Errorf("the approval does not show the input, cut:\n%s", m.Text)
-	}
-	var allow int
-	for i, o := range m.Questions[0].Options {
-		if o.Label == "Allow" {
-			allow = i
-		}
-	}
-	cr.tap(t, m, channeltest.Pick{Options: []int{allow}})
-	if code := h.exit(t); code != 0 || !strings.Contains(h.stdout.String(), `"permissionDecision":"allow"`) {
-		t.Errorf("the approval: exit %d\n%s\n%s", code, h.stdout, h.stderr)
+	if j := cr.journal(t, id); strings.Count(j, `{"type":"answered",`) != 2 || !strings.Contains(j, `"status":"success"`) {
+		t.Errorf("the journal:\n%s", j)
 	}
 }

@@ -114,6 +114,19 @@ func (g *inboxRig) waiting(prompt string, reqs ...ask.Request) string {
 	return s.Meta.ID
 }
 
+// held writes a session that waits on reqs and holds it open, as the
+// process that runs it does, until the test ends (or Close).
+func (g *inboxRig) held(prompt string, reqs ...ask.Request) (string, *session.Session) {
+	g.t.Helper()
+	id := g.waiting(prompt, reqs...)
+	s, err := g.store.Open(id)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.t.Cleanup(func() { s.Close() })
+	return id, s
+}
+
 // finished writes a session whose run ended with text.
 func (g *inboxRig) finished(prompt, text string) string {
 	g.t.Helper()
@@ -264,12 +277,7 @@ func TestInboxQueuesAnswers(t *testing.T) {
 // is not resumed from the page: nothing is sent, and the page says why.
 func TestInboxSessionInUse(t *testing.T) {
 	g := newInboxRig(t)
-	id := g.waiting("Add auth", authSet("toolu_1"))
-	held, err := g.store.Open(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
+	id, held := g.held("Add auth", authSet("toolu_1"))
 	page := g.get("/s/" + id).Body.String()
 	mustContain(t, page, `data-state="busy"`, "Asked right now by the askuser process that runs this session")
 	if strings.Contains(page, "<form") {
@@ -297,12 +305,7 @@ func TestInboxSessionInUse(t *testing.T) {
 // to the mailbox, where the run takes it; no resume starts.
 func TestInboxAnswersALiveInboxRun(t *testing.T) {
 	g := newInboxRig(t)
-	id := g.waiting("Add auth", authSet("toolu_1"))
-	held, err := g.store.Open(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
+	id, _ := g.held("Add auth", authSet("toolu_1"))
 	g.answers.live[id+"/toolu_1"] = true
 	page := g.get("/s/" + id).Body.String()
 	mustContain(t, page, `data-state="open"`, "<form")

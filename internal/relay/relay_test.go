@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/relay"
@@ -170,9 +169,7 @@ func TestSendIsRetriedWhileThePlatformIsDown(t *testing.T) {
 // a tap after that is told it was answered.
 func TestAnswerElsewhereIsShownOnTheWidget(t *testing.T) {
 	rg := newRig(t, rigOptions{run: true})
-	terminal := &gated{answer: make(chan []string)}
-	chat := &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Channels: []string{channeltest.Name}, Wake: rg.relay.Wake}
-	fe := rg.frontend("", frontend.NewRace(frontend.Racer{Name: "survey", FE: terminal}, frontend.Racer{Name: "testchan", FE: chat}))
+	terminal, fe := rg.raced()
 	a := ask1(context.Background(), fe, ask.Request{ID: "ask_6", Questions: []ask.Question{dbQuestion}})
 	m := rg.message(titled("Database"), "asked")
 	terminal.answer <- []string{"SQLite"}
@@ -192,9 +189,7 @@ func TestAnswerElsewhereIsShownOnTheWidget(t *testing.T) {
 // is the answer; the terminal's answer, had it come, would not be used.
 func TestTapWithdrawsTheTerminal(t *testing.T) {
 	rg := newRig(t, rigOptions{run: true})
-	terminal := &gated{answer: make(chan []string)}
-	chat := &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Channels: []string{channeltest.Name}, Wake: rg.relay.Wake}
-	fe := rg.frontend("", frontend.NewRace(frontend.Racer{Name: "survey", FE: terminal}, frontend.Racer{Name: "testchan", FE: chat}))
+	terminal, fe := rg.raced()
 	a := ask1(context.Background(), fe, ask.Request{ID: "ask_7", Questions: []ask.Question{dbQuestion}})
 	m := rg.message(titled("Database"), "asked")
 	rg.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{0}})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/relay"
@@ -100,23 +101,14 @@ func (rg *rig) frontend(id string, inner ...ask.Frontend) *relay.Mailboxed {
 	return &relay.Mailboxed{Inner: fe, Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Session: id}
 }
 
-// message waits for the message of the set with key's n-th revision.
+// message waits for a message cond accepts.
 func (rg *rig) message(cond func(channeltest.Message) bool, what string) channeltest.Message {
 	rg.t.Helper()
-	var found channeltest.Message
-	_, ok := rg.srv.WaitFor(limit, func(ms []channeltest.Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
+	m, ok := rg.srv.Find(limit, cond)
 	if !ok {
 		rg.t.Fatalf("no message %s; the platform has %+v\nrelay log:\n%s", what, rg.srv.Messages(), rg.log.String())
 	}
-	return found
+	return m
 }
 
 // updated waits until message id shows an outcome, and returns it.
@@ -127,6 +119,14 @@ func (rg *rig) updated(id int) channeltest.Message {
 
 func titled(header string) func(channeltest.Message) bool {
 	return func(m channeltest.Message) bool { return strings.Contains(m.Text, header+":") }
+}
+
+// raced is a terminal racing the channel, in Mailboxed, as --frontend
+// survey,testchan builds them.
+func (rg *rig) raced() (*gated, *relay.Mailboxed) {
+	terminal := &gated{answer: make(chan []string)}
+	chat := &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Channels: []string{channeltest.Name}, Wake: rg.relay.Wake}
+	return terminal, rg.frontend("", frontend.NewRace(frontend.Racer{Name: "survey", FE: terminal}, frontend.Racer{Name: "testchan", FE: chat}))
 }
 
 // asking runs fe.Ask(req) in the background.

@@ -271,6 +271,21 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Message) bool) ([]Mess
 	}
 }
 
+// Find waits up to limit for a message that cond accepts; ok is false
+// when none came.
+func (s *Server) Find(limit time.Duration, cond func(Message) bool) (m Message, ok bool) {
+	_, ok = s.WaitFor(limit, func(ms []Message) bool {
+		for _, x := range ms {
+			if cond(x) {
+				m = x
+				return true
+			}
+		}
+		return false
+	})
+	return m, ok
+}
+
 // Tap taps as user (shown as name) on message m's rendering and waits up
 // to limit for the verdict; the tap id is returned so it can be delivered
 // again (Redeliver).
