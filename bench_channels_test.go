@@ -33,18 +33,25 @@ import (
 func BenchmarkTapToContinue(b *testing.B) {
 	own, served := newChanRig(b), newChanRig(b)
 	served.startServe(b)
+	benchTapToContinue(b, func() time.Duration { return tapOnce(b, own) }, func() time.Duration { return tapOnce(b, served) },
+		func() time.Duration { return lineOnce(b, own) })
+}
+
+// benchTapToContinue runs each way b.N times, interleaved, and reports
+// the medians and their ratios to the JSON-lines baseline.
+func benchTapToContinue(b *testing.B, own, served, line func() time.Duration) {
 	var taps, serveds, lines []time.Duration
 	for range b.N {
-		taps = append(taps, tapOnce(b, own))
-		serveds = append(serveds, tapOnce(b, served))
-		lines = append(lines, lineOnce(b, own))
+		taps = append(taps, own())
+		serveds = append(serveds, served())
+		lines = append(lines, line())
 	}
-	tap, srv, line := ms(median(taps)), ms(median(serveds)), ms(median(lines))
+	tap, srv, base := ms(median(taps)), ms(median(serveds)), ms(median(lines))
 	b.ReportMetric(tap, "tap-ms")
 	b.ReportMetric(srv, "served-ms")
-	b.ReportMetric(line, "stdio-ms")
-	b.ReportMetric(tap/line, "x-stdio")
-	b.ReportMetric(srv/line, "served-x")
+	b.ReportMetric(base, "stdio-ms")
+	b.ReportMetric(tap/base, "x-stdio")
+	b.ReportMetric(srv/base, "served-x")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -29,20 +29,10 @@ import (
 func BenchmarkTelegramTapToContinue(b *testing.B) {
 	own, served := newTgRig(b), newTgRig(b)
 	served.startServe(b)
-	script := own.script(b, "one.yaml", oneScript)
+	script := own.script(b, "one.yaml", chanScript)
 	baseline := &chanRig{env: own.env, script: script}
-	var taps, serveds, lines []time.Duration
-	for range b.N {
-		taps = append(taps, tgTapOnce(b, own, script))
-		serveds = append(serveds, tgTapOnce(b, served, script))
-		lines = append(lines, lineOnce(b, baseline))
-	}
-	tap, srv, line := ms(median(taps)), ms(median(serveds)), ms(median(lines))
-	b.ReportMetric(tap, "tap-ms")
-	b.ReportMetric(srv, "served-ms")
-	b.ReportMetric(line, "stdio-ms")
-	b.ReportMetric(tap/line, "x-stdio")
-	b.ReportMetric(srv/line, "served-x")
+	benchTapToContinue(b, func() time.Duration { return tgTapOnce(b, own, script) },
+		func() time.Duration { return tgTapOnce(b, served, script) }, func() time.Duration { return lineOnce(b, baseline) })
 }
 
 // tgTapOnce runs script asking in Telegram and presses its answer.

@@ -134,7 +134,7 @@ func TestTelegramDeletedMessage(t *testing.T) {
 	r := newTgRig(t)
 	serve := r.startServe(t)
 	inbox := serve.url(t)
-	id := r.suspend(t, r.script(t, "one.yaml", oneScript))
+	id := r.suspend(t, r.script(t, "one.yaml", chanScript))
 	m := r.message(t, "of the waiting session", containing("Which database"))
 	r.srv.Delete(m.ID)
 	base, token, _ := strings.Cut(inbox, "?")

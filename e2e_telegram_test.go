@@ -112,46 +112,18 @@ func (r *tgRig) tap(t testing.TB, u telegramfake.User, id int, label string) str
 
 // startServe starts askuser serve on the rig's state directory and waits
 // until it serves the channel.
-func (r *tgRig) startServe(t testing.TB) *bgAskuser {
-	t.Helper()
-	p := startBackground(t, r.env, "serve")
-	for deadline := time.Now().Add(waitLimit); !strings.Contains(p.stderr.String(), "serving chat channels: telegram"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start serving the channel: %s", p.stderr)
-		}
-	}
-	return p
-}
+func (r *tgRig) startServe(t testing.TB) *bgAskuser { return serveChannels(t, r.env, "telegram") }
 
 // suspend runs script until it stops to wait on its question, asked in
 // Telegram, and returns the session's id.
 func (r *tgRig) suspend(t *testing.T, script string) string {
 	t.Helper()
-	run := exec.Command(askuserBin(), "run", "-p", "--output-format", "json", "--frontend", "telegram", "--ask-timeout", "1s",
-		"--on-timeout", "suspend", "--script", script, "Set up the project")
-	run.Dir, run.Env = repoRoot(t), append(os.Environ(), r.env...)
-	out, err := run.Output()
-	if run.ProcessState.ExitCode() != 6 {
-		t.Fatalf("the run should stop to wait (exit 6): %v\n%s", err, out)
-	}
-	var res struct {
-		SessionID string `json:"session_id"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil || res.SessionID == "" {
-		t.Fatalf("the run's result: %v\n%s", err, out)
-	}
-	r.noToken(t, "the run's output", string(out))
-	return res.SessionID
+	id, out := suspendThrough(t, r.env, "telegram", script)
+	r.noToken(t, "the run's output", out)
+	return id
 }
 
-func (r *tgRig) journal(t *testing.T, id string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.state, "sessions", id+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func (r *tgRig) journal(t *testing.T, id string) string { return readJournal(t, r.state, id) }
 
 // noToken fails when s shows the bot's token, or its secret half.
 func (r *tgRig) noToken(t testing.TB, where, s string) {
@@ -244,17 +216,6 @@ func TestTelegramAnswersALiveRun(t *testing.T) {
 	r.noToken(t, "the run's output", events+p.stderr.String())
 }
 
-// oneScript asks one question, then ends with what it was told.
-const oneScript = `model: scripted-telegram-one
-turns:
-  - text: One thing first.
-    tool_calls:
-      - id: toolu_db
-        name: AskUserQuestion
-        input: {questions: [{question: "Which database should we use?", header: Database, multiSelect: false, options: [{label: "PostgreSQL (Recommended)", description: Relational}, {label: SQLite, description: Embedded}]}]}
-  - text: "Set up with what I was told:\n{{tool_results}}"
-`
-
 // A run stops to wait (exit 6) while the Bot API is down; askuser serve
 // holds the channel and sends the question once it is back. mallory's
 // press is refused; alice presses twice at once, and one answer is taken:
@@ -267,7 +228,7 @@ func TestTelegramLateAnswerResumesTheSession(t *testing.T) {
 	r.srv.EchoToken()
 	r.srv.Down("sendMessage", 2)
 	serve := r.startServe(t)
-	id := r.suspend(t, r.script(t, "one.yaml", oneScript))
+	id := r.suspend(t, r.script(t, "one.yaml", chanScript))
 	m := r.message(t, "of the waiting session, once the API is back", containing("Which database"))
 	if got := r.tap(t, tgMallory, m.ID, "SQLite"); got != channel.NotAllowed {
 		t.Errorf("mallory's press was answered %q", got)
@@ -309,7 +270,7 @@ func TestTelegramSurvivesServeKilled(t *testing.T) {
 	t.Parallel()
 	r := newTgRig(t)
 	serve := r.startServe(t)
-	id := r.suspend(t, r.script(t, "one.yaml", oneScript))
+	id := r.suspend(t, r.script(t, "one.yaml", chanScript))
 	m := r.message(t, "of the waiting session", containing("Which database"))
 	waitGlobHolding(t, filepath.Join(r.state, "relay", "*.json"), `"msg":`+strconv.Itoa(m.ID))
 	kill(t, serve)
@@ -367,4 +328,48 @@ func jsonText(v any) string {
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
 	return b.String()
+}
+
+// serveChannels starts askuser serve with env and waits until it serves
+// the chat channels named (as its stderr lists them).
+func serveChannels(t testing.TB, env []string, names string) *bgAskuser {
+	t.Helper()
+	p := startBackground(t, env, "serve")
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(p.stderr.String(), "serving chat channels: "+names); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start serving %s: %s", names, p.stderr)
+		}
+	}
+	return p
+}
+
+// suspendThrough runs script, asking through frontend, until it stops to
+// wait on its question (exit 6), and returns the session's id and what
+// it printed.
+func suspendThrough(t *testing.T, env []string, frontend, script string) (id, out string) {
+	t.Helper()
+	run := exec.Command(askuserBin(), "run", "-p", "--output-format", "json", "--frontend", frontend, "--ask-timeout", "1s",
+		"--on-timeout", "suspend", "--script", script, "Set up the project")
+	run.Dir, run.Env = repoRoot(t), append(os.Environ(), env...)
+	b, err := run.Output()
+	if run.ProcessState.ExitCode() != 6 {
+		t.Fatalf("the run should stop to wait (exit 6): %v\n%s", err, b)
+	}
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil || res.SessionID == "" {
+		t.Fatalf("the run's result: %v\n%s", err, b)
+	}
+	return res.SessionID, string(b)
+}
+
+// readJournal returns the journal of session id in state.
+func readJournal(t *testing.T, state, id string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(state, "sessions", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
