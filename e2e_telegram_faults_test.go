@@ -116,10 +116,13 @@ func TestTelegramFaults(t *testing.T) {
 	r.noToken(t, "ask's output", a.stdout.String()+a.stderr.String())
 }
 
-func getUpdates(cs []telegramfake.Call) []telegramfake.Call {
+func getUpdates(cs []telegramfake.Call) []telegramfake.Call { return getCalls(cs, "getUpdates") }
+
+// getCalls are the calls of method among cs.
+func getCalls(cs []telegramfake.Call, method string) []telegramfake.Call {
 	var out []telegramfake.Call
 	for _, c := range cs {
-		if c.Method == "getUpdates" {
+		if c.Method == method {
 			out = append(out, c)
 		}
 	}
@@ -175,4 +178,32 @@ func TestTelegramChannelsTest(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, "askuser: telegram: the bot is not in that group: add it to the group, then try again (") || strings.Count(out, "\n") != 1 {
 		t.Errorf("exit %d: %s", code, out)
 	}
+}
+
+// The Bot API goes silent on the send (a call it would give up on only
+// after 60 s): the run's own deadline (1 s) does not wait on it, and the
+// run stops to wait (exit 6). The question is still pending: askuser
+// serve sends it, and a press resumes the session.
+func TestTelegramDeadlineDoesNotWaitOnTelegram(t *testing.T) {
+	t.Parallel()
+	r := newTgRig(t)
+	r.srv.Stall("sendMessage", 1)
+	env := append(slices.Clone(r.env), "ASKUSER_TELEGRAM_TEST_TIMINGS=poll=1s,grace=500ms,call=60s")
+	run := startBackground(t, env, "run", "-p", "--output-format", "json", "--frontend", "telegram", "--ask-timeout", "1s",
+		"--on-timeout", "suspend", "--script", r.script(t, "one.yaml", chanScript), "Set up the project")
+	if code := run.exit(t); code != 6 {
+		t.Fatalf("exit %d, want 6 (stopped to wait)\n%s", code, run.stderr)
+	}
+	// The run let go of the send as it stopped.
+	calls, ok := r.srv.WaitCalls(waitLimit, func(cs []telegramfake.Call) bool {
+		sent := getCalls(cs, "sendMessage")
+		return len(sent) > 0 && !sent[0].Ended.IsZero()
+	})
+	if sent := getCalls(calls, "sendMessage"); !ok || len(sent) != 1 || sent[0].Status != 0 {
+		t.Errorf("the stalled send: %+v", sent)
+	}
+	r.startServe(t)
+	m := r.message(t, "sent by serve", containing("Which database"))
+	r.tap(t, tgAlice, m.ID, "SQLite")
+	r.reply(t, m.ID, "The agent went on and finished")
 }

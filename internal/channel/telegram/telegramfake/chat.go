@@ -320,10 +320,6 @@ func (s *Server) getUpdates(p params, r *http.Request) (any, *apiError) {
 	}
 	mine := make(chan struct{})
 	s.poller = mine
-	silent := s.faults.silence > 0
-	if silent {
-		s.faults.silence--
-	}
 	if offset > 0 && !s.faults.keep {
 		s.updates = slices.DeleteFunc(s.updates, func(u update) bool { return u.id < offset })
 	}
@@ -335,10 +331,6 @@ func (s *Server) getUpdates(p params, r *http.Request) (any, *apiError) {
 		}
 		s.mu.Unlock()
 	}()
-	if silent {
-		<-r.Context().Done()
-		return nil, nil
-	}
 	deadline := time.After(time.Duration(timeout) * time.Second)
 	for {
 		s.mu.Lock()

@@ -21,7 +21,7 @@
 //     once.
 //
 // A test plays the people in the chat (Press, Reply, Delete) and the
-// faults (RateLimit, Down, Silence, EchoToken, Block), and reads what the
+// faults (RateLimit, Down, Silence, Stall, EchoToken, Refuse), and reads what the
 // bot did: every message with its edits, every call as received (Calls),
 // and a text rendering of a message with its keyboard (Render).
 package telegramfake
@@ -73,6 +73,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced at every change
+	closing  chan struct{} // closed by Close
 	chats    map[int64]*chatState
 	messages []*Message
 	updates  []update // not yet confirmed by an offset
@@ -85,11 +86,11 @@ type Server struct {
 }
 
 type faults struct {
-	rate    map[string][]int // method → retry_after of the next answers
-	down    map[string]int   // method → how many more calls get a 502
-	silence int              // how many more polls go silent
-	keep    bool             // offsets confirm nothing
-	echo    bool             // errors echo the request's path, token and all
+	rate  map[string][]int // method → retry_after of the next answers
+	down  map[string]int   // method → how many more calls get a 502
+	stall map[string]int   // method → how many more calls get no answer at all
+	keep  bool             // offsets confirm nothing
+	echo  bool             // errors echo the request's path, token and all
 }
 
 // NewServer starts a fake Bot API for token (digits, ':', then 30 or
@@ -98,15 +99,18 @@ func NewServer(token string) *Server {
 	id, _, _ := strings.Cut(token, ":")
 	botID, _ := strconv.ParseInt(id, 10, 64)
 	s := &Server{Token: token, Bot: User{ID: botID, IsBot: true, FirstName: "askuser", Username: "askuser_fake_bot"},
-		changed: make(chan struct{}), chats: map[int64]*chatState{}, queries: map[string]*query{}, nextUpd: 1,
-		faults: faults{rate: map[string][]int{}, down: map[string]int{}}}
+		changed: make(chan struct{}), closing: make(chan struct{}), chats: map[int64]*chatState{}, queries: map[string]*query{}, nextUpd: 1,
+		faults: faults{rate: map[string][]int{}, down: map[string]int{}, stall: map[string]int{}}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.srv.Close() }
+// Close stops the server; a call it holds silent ends.
+func (s *Server) Close() {
+	close(s.closing)
+	s.srv.Close()
+}
 
 func (s *Server) bumpLocked() {
 	close(s.changed)
@@ -145,12 +149,28 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := readParams(r)
+	// Read the body to its end: only then does net/http watch the
+	// connection, and a client that goes away ends r.Context().
+	_, _ = io.Copy(io.Discard, r.Body)
 	call := &Call{Method: method, Params: p.record(), At: time.Now()}
 	s.mu.Lock()
 	s.calls = append(s.calls, call)
 	s.bumpLocked()
 	fault := s.faultLocked(method)
+	stalled := s.faults.stall[method] > 0 && token == s.Token
+	if stalled {
+		s.faults.stall[method]--
+	}
 	s.mu.Unlock()
+	if stalled {
+		// Gone silent: no answer until the client gives up.
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		s.reply(w, r, call, nil, nil)
+		return
+	}
 	var result any
 	var aerr *apiError
 	switch fn := methods[method]; {
@@ -356,10 +376,13 @@ func (s *Server) Down(method string, n int) {
 
 // Silence makes the next n long polls go silent: no answer, ever, until
 // the client gives up on them.
-func (s *Server) Silence(n int) {
+func (s *Server) Silence(n int) { s.Stall("getUpdates", n) }
+
+// Stall makes the next n calls of method go silent, as Silence does polls.
+func (s *Server) Stall(method string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults.silence += n
+	s.faults.stall[method] += n
 }
 
 // KeepUpdates makes getUpdates ignore what offsets confirm while on, as
