@@ -112,16 +112,17 @@ func (cr *chanRig) startServe(t testing.TB) *bgAskuser { return serveChannels(t,
 
 // suspend runs the script until it stops to wait on its question, asked
 // through the channel, and returns the session's id.
-func (cr *chanRig) suspend(t *testing.T) string {
+func (cr *chanRig) suspend(t testing.TB) string {
+	t.Helper()
 	id, _ := suspendThrough(t, cr.env, "testchan", cr.script)
 	return id
 }
 
 // journal returns session id's journal.
-func (cr *chanRig) journal(t *testing.T, id string) string { return readJournal(t, cr.state, id) }
+func (cr *chanRig) journal(t testing.TB, id string) string { return readJournal(t, cr.state, id) }
 
 // replied waits for what the agent did next to be posted beside m.
-func (cr *chanRig) replied(t *testing.T, m channeltest.Message) channeltest.Message {
+func (cr *chanRig) replied(t testing.TB, m channeltest.Message) channeltest.Message {
 	t.Helper()
 	return cr.message(t, "with what the agent did next", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 })
 }

@@ -123,7 +123,7 @@ func (r *tgRig) suspend(t *testing.T, script string) string {
 	return id
 }
 
-func (r *tgRig) journal(t *testing.T, id string) string { return readJournal(t, r.state, id) }
+func (r *tgRig) journal(t testing.TB, id string) string { return readJournal(t, r.state, id) }
 
 // noToken fails when s shows the bot's token, or its secret half.
 func (r *tgRig) noToken(t testing.TB, where, s string) {
@@ -346,7 +346,7 @@ func serveChannels(t testing.TB, env []string, names string) *bgAskuser {
 // suspendThrough runs script, asking through frontend, until it stops to
 // wait on its question (exit 6), and returns the session's id and what
 // it printed.
-func suspendThrough(t *testing.T, env []string, frontend, script string) (id, out string) {
+func suspendThrough(t testing.TB, env []string, frontend, script string) (id, out string) {
 	t.Helper()
 	run := exec.Command(askuserBin(), "run", "-p", "--output-format", "json", "--frontend", frontend, "--ask-timeout", "1s",
 		"--on-timeout", "suspend", "--script", script, "Set up the project")
@@ -365,7 +365,7 @@ func suspendThrough(t *testing.T, env []string, frontend, script string) (id, ou
 }
 
 // readJournal returns the journal of session id in state.
-func readJournal(t *testing.T, state, id string) string {
+func readJournal(t testing.TB, state, id string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(state, "sessions", id+".jsonl"))
 	if err != nil {

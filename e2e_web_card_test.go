@@ -4,8 +4,11 @@
 package main
 
 import (
+	"context"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -149,7 +152,8 @@ func TestWebCardKeyboardPhone(t *testing.T) {
 
 // TestWebScreenshots saves pictures of the card for the README, into the
 // directory ASKUSER_SCREENSHOTS names (scripts/screenshots.sh); without it
-// the test skips. Desktop width in light mode, phone width in dark mode.
+// the test skips. Desktop width in light mode, phone width in dark mode:
+// the question card, and the demo's approval with its whole input open.
 func TestWebScreenshots(t *testing.T) {
 	dir := os.Getenv("ASKUSER_SCREENSHOTS")
 	if dir == "" {
@@ -159,26 +163,130 @@ func TestWebScreenshots(t *testing.T) {
 		name          string
 		width, height int
 		dark          bool
+		approval      bool
 	}{
-		{"web-card-desktop.png", 1024, 900, false},
-		{"web-card-phone-dark.png", 390, 844, true},
+		{"web-card-desktop.png", 1024, 900, false, false},
+		{"web-card-phone-dark.png", 390, 844, true, false},
+		{"web-approval-desktop.png", 1024, 900, false, true},
+		{"web-approval-phone-dark.png", 390, 844, true, true},
 	} {
-		p := startBackground(t, nil, "ask", "testdata/questions/auth.json", "--frontend", "web")
-		ctx := newBrowser(t, shot.width, shot.height)
-		steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(p.url(t)), chromedp.WaitVisible(css(`form.set`))}
-		if shot.dark {
-			steps = append([]chromedp.Action[chromedp.Void]{darkMode()}, steps...)
-		}
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatal(err)
-		}
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, shot.name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d bytes", shot.name, len(png))
+		// A subtest each: its browser is let go when it ends, and only two
+		// run at once (newBrowser).
+		t.Run(shot.name, func(t *testing.T) {
+			args := []string{"ask", "testdata/questions/auth.json", "--frontend", "web"}
+			if shot.approval {
+				args = []string{"demo", "--frontend", "web"}
+			}
+			p := startBackground(t, []string{"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}, args...)
+			if shot.approval {
+				webAnswer(t, p.url(t), url.Values{"q0": {"1"}, "q1": {"0", "1"}})
+			}
+			ctx := newBrowser(t, shot.width, shot.height)
+			steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(p.url(t)), chromedp.WaitVisible(css(`form.set`))}
+			if shot.dark {
+				steps = append([]chromedp.Action[chromedp.Void]{darkMode()}, steps...)
+			}
+			if err := chromedp.Do(ctx, steps...); err != nil {
+				t.Fatal(err)
+			}
+			if shot.approval {
+				openApproval(t, ctx, p)
+			}
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, shot.name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d bytes", shot.name, len(png))
+		})
+	}
+}
+
+// keycloak is an answer typed under Other: a long line with no break in
+// it for the page to wrap.
+const keycloak = "also a self-hosted Keycloak realm for the staff accounts, reached at " +
+	"https://sso.internal.example.com/realms/staff/protocol/openid-connect/auth?client_id=admin-console&scope=openid%20profile%20email, " +
+	"with the same session length as the public providers"
+
+var demoFolder = regexp.MustCompile(`askuser demo: the agent's folder is (\S+)`)
+
+// openApproval waits on the page for the demo's approval of its write,
+// then opens the card's "Show the whole input" with the keyboard alone
+// (focus, Enter), and returns what the disclosure shows as the file's
+// content.
+func openApproval(t *testing.T, ctx context.Context, p *bgAskuser) string {
+	t.Helper()
+	card := `article[aria-label="Approval: Approve"][data-state="open"] `
+	err := chromedp.Do(ctx,
+		chromedp.WaitVisible(css(card+`details.detail > summary`)),
+		chromedp.Focus(css(card+`details.detail > summary`)),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(css(card+`details.detail[open] .jv-block`)),
+	)
+	if err != nil {
+		t.Fatalf("opening the approval's input: %v\nstderr: %s", err, p.stderr)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+card+`.jv-field.jv-wide .jv-block').innerText`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shown
+}
+
+// TestWebApprovalCard is issue 24's "approving blind": the demo's write of
+// AUTH_PLAN.md, approved on the --frontend web page at a phone's width in
+// dark mode. The card's disclosure shows the whole file, line for line,
+// exactly what the tool then writes, wrapped to the phone's width.
+func TestWebApprovalCard(t *testing.T) {
+	t.Parallel()
+	env := []string{"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}
+	p := startBackground(t, env, "demo", "--frontend", "web")
+	pageURL := p.url(t)
+	// The two questions first; the text under Other makes the plan longer
+	// than the 492 characters of the issue's.
+	webAnswer(t, pageURL, url.Values{"q0": {"1"}, "q1": {"0", "1", "other"}, "q1.other": {keycloak}})
+	ctx := newBrowser(t, 390, 844)
+	if err := chromedp.Do(ctx, darkMode(), chromedp.Navigate(pageURL)); err != nil {
+		t.Fatal(err)
+	}
+	shown := openApproval(t, ctx, p)
+	layout, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`(b => [document.documentElement.scrollWidth, window.innerWidth,
+		getComputedStyle(b).whiteSpace, getComputedStyle(b).overflowWrap, getComputedStyle(b.closest('details')).backgroundColor])(
+		document.querySelector('details.detail[open] .jv-block'))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if layout[0].(float64) > layout[1].(float64) {
+		t.Errorf("with the input open the page is %v px wide in a %v px window", layout[0], layout[1])
+	}
+	if layout[2] != "pre-wrap" || layout[3] != "anywhere" || layout[4] != "rgb(21, 23, 28)" {
+		t.Errorf("the content block: white-space %v, overflow-wrap %v, background %v; want pre-wrap, anywhere, the dark one", layout[2], layout[3], layout[4])
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Click(css(`article[aria-label="Approval: Approve"] input[value="0"]`)),
+		chromedp.Click(css(`article[aria-label="Approval: Approve"] button[type="submit"]`)),
+		chromedp.WaitVisible(css(`article[aria-label="Approval: Approve"][data-state="answered"] details.detail`)),
+	)
+	if err != nil {
+		t.Fatalf("approving: %v\nstderr: %s", err, p.stderr)
+	}
+	if code := p.exit(t); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, p.stderr)
+	}
+	m := demoFolder.FindStringSubmatch(p.stderr.String())
+	if m == nil {
+		t.Fatalf("the demo did not say where its folder is: %s", p.stderr)
+	}
+	written, err := os.ReadFile(filepath.Join(m[1], "AUTH_PLAN.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) < 480 || strings.Count(string(written), "\n") < 10 {
+		t.Fatalf("the plan written is %d bytes in %d lines; the issue's was 492 characters", len(written), strings.Count(string(written), "\n"))
+	}
+	if strings.TrimRight(shown, "\n") != strings.TrimRight(string(written), "\n") {
+		t.Errorf("the card showed\n%s\nbut the tool wrote\n%s", shown, written)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -33,11 +34,18 @@ first, with its prompt, how long it has waited and who waits), and the other ses
 their transcripts. The URL, with its token, is printed on standard error; nobody without
 the token can see or answer anything.
 
+The token is kept in serve.token in the state directory (--token-file FILE to keep it
+elsewhere), created readable by you alone, so the URL, and a bookmark of it, works again
+after a restart; give --listen a fixed port too, since a free port changes. A token file
+that others may read, that is not a regular file of yours, or that is a symbolic link is
+refused. --new-token replaces the token: every URL and page opened before stops working.
+
 An answer given on the page goes to the set's answer mailbox, as a person's. A run waiting
 on the set through --frontend inbox takes it at once; otherwise the session is resumed in the
-background (askuser resume ID -p --frontend inbox), which takes it; its output is kept in
-sessions/ID.d/serve.log beside the session and shown on the session's page. Sets not
-answered yet stay pending.
+background (askuser resume ID -p --frontend inbox --output-format stream-json), which takes
+it; its output is kept in sessions/ID.d/serve.log beside the session and told on the
+session's page. Sets not answered yet stay pending. Each answer, and each resume started and
+ended (with its exit code), is logged on standard error.
 
 serve also holds every chat channel whose destination is set (ASKUSER_SLACK_CHANNEL,
 ASKUSER_TELEGRAM_CHAT, ASKUSER_WHATSAPP_TO, or their flags): it sends the questions runs ask
@@ -47,6 +55,8 @@ question. A live run that holds a channel keeps it; serve takes it over when the
 Ctrl+C stops serving; a resume under way goes on by itself.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
+			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
+			&cli.BoolFlag{Name: "new-token", Usage: "make a new token, replacing the kept one: URLs and pages opened before stop working"},
 			stateDirFlag(),
 		}, channelFlags()...),
 		Action: func(c *cli.Context) error { return runServe(c, e) },
@@ -55,9 +65,14 @@ Ctrl+C stops serving; a resume under way goes on by itself.`,
 
 func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
+		return usageErrorf("serve takes no arguments, got %s; the state directory is --state-dir DIR", ask.Excerpt(c.Args().First()))
 	}
 	store := sessionStore(c, e)
+	// A directory that does not exist yet is served empty; one that
+	// cannot be (a name too long, a file in the way) is said now.
+	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return withCode(ExitUsage, fmt.Errorf("state directory: %w", err))
+	}
 	served, err := configuredChannels(c, e)
 	if err != nil {
 		return err
@@ -66,8 +81,16 @@ func runServe(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: find askuser's own binary to resume sessions with: %w", err)
 	}
-	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir), DescribeExit: describeExit},
-		inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Open: webhooks(served)})
+	tokenFile := c.String("token-file")
+	if tokenFile == "" {
+		tokenFile = filepath.Join(store.Dir, serveTokenFile)
+	}
+	token, err := serveToken(tokenFile, c.Bool("new-token"))
+	if err != nil {
+		return fmt.Errorf("serve: the page's token: %w", err)
+	}
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir),
+		DescribeExit: describeExit, Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token, Open: webhooks(served)})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
@@ -182,12 +205,15 @@ func (a inboxAnswers) Live(id string, w session.Waiting) bool {
 // resumeCommandFor is how serve resumes a session in the background: this
 // binary's askuser resume, which takes the answers waiting in the
 // session's mailbox; args say how it asks the rest (--relay-defer: it
-// registers them for serve to send, and stops to wait). The environment's
-// frontend settings are dropped, since the flags say how to ask, and so is
-// ASKUSER_NOTIFY_CMD: serve shows and sends new questions itself.
+// registers them for serve to send, and stops to wait). It writes
+// stream-json, so the page can tell each step in words (an answer taken,
+// a tool call, how the run went on) rather than show a log meant for a
+// terminal. The environment's frontend settings are dropped, since the
+// flags say how to ask, and so is ASKUSER_NOTIFY_CMD: serve shows and
+// sends new questions itself.
 func resumeCommandFor(exe, stateDir string) func(id string, args ...string) *exec.Cmd {
 	return func(id string, args ...string) *exec.Cmd {
-		cmd := exec.Command(exe, append([]string{"resume", id, "--print", "--state-dir", stateDir}, args...)...)
+		cmd := exec.Command(exe, append([]string{"resume", id, "--print", "--output-format", outStreamJSON, "--state-dir", stateDir}, args...)...)
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
 			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
@@ -199,11 +225,18 @@ func resumeCommandFor(exe, stateDir string) func(id string, args ...string) *exe
 	}
 }
 
-// describeExit words an exit code from the table, for the inbox's page.
+// describeExit words a resume's exit code from the table, for the inbox's
+// page and serve's log. A resume that stopped to wait is said as such:
+// the table's "answer it with askuser resume" is not for a person whose
+// page takes the answer.
 func describeExit(code int) string {
 	for _, x := range exitTable {
 		if x.code == code {
-			return fmt.Sprintf("exit %d, %s: %s", code, x.name, x.text)
+			text := x.text
+			if code == ExitWaiting {
+				text = "the session stopped to wait for an answer"
+			}
+			return fmt.Sprintf("exit %d, %s: %s", code, x.name, text)
 		}
 	}
 	return fmt.Sprintf("exit %d", code)
@@ -216,14 +249,12 @@ func describeExit(code int) string {
 const serveURLFile = "serve.url"
 
 // leaveAddress writes the inbox's URL for runs to find, and returns what
-// takes it away again: only while it is still this inbox's.
+// takes it away again: only while it is still this inbox's. It holds the
+// token, so it is written as the token file is (replaceOwn): 0600, never
+// through a link planted in its place.
 func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	path := filepath.Join(stateDir, serveURLFile)
-	err := os.MkdirAll(stateDir, 0o700)
-	if err == nil {
-		err = os.WriteFile(path, []byte(address+"\n"), 0o600)
-	}
-	if err != nil {
+	if err := replaceOwn(path, address+"\n"); err != nil {
 		fmt.Fprintf(errOut, "askuser: could not leave the inbox's address for notifications (%v); they will not link to it\n", err)
 		return func() {}
 	}

@@ -60,7 +60,7 @@ func listSessions(c *cli.Context, e *env) error {
 		if s := didYouMean(nearest(c.Args().First(), []string{"rm", "prune"})); s != "" {
 			use = s + " (" + use + ")"
 		}
-		return usageErrorf("sessions: unknown subcommand %q; %s", c.Args().First(), use)
+		return usageErrorf("sessions: unknown subcommand %s; %s", ask.Excerpt(c.Args().First()), use)
 	}
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
@@ -74,7 +74,7 @@ func listSessions(c *cli.Context, e *env) error {
 	dir := ""
 	if c.IsSet("dir") {
 		if dir, err = filepath.Abs(c.String("dir")); err != nil || c.String("dir") == "" {
-			return usageErrorf("--dir: %q is not a directory", c.String("dir"))
+			return usageErrorf("--dir: %s is not a directory", ask.Excerpt(c.String("dir")))
 		}
 	}
 	var shown []session.Summary
@@ -178,7 +178,7 @@ func detailLines(s session.Summary) []string {
 		if _, seen := headers[w.Agent]; !seen {
 			order = append(order, w.Agent)
 		}
-		headers[w.Agent] = append(headers[w.Agent], w.Headers...)
+		headers[w.Agent] = append(headers[w.Agent], askedFor(w)...)
 	}
 	var out []string
 	for _, agent := range order {
@@ -192,6 +192,16 @@ func detailLines(s session.Summary) []string {
 		out = append(out[:3], fmt.Sprintf("and %d more sub-agents", len(out)-3))
 	}
 	return append(out, answered...)
+}
+
+// askedFor is what a waiting set asks, for a listing: its questions'
+// headers, or for an approval the tool waiting to run ("approval of
+// mcp__fs__write_file"), which its header, Approve, does not say.
+func askedFor(w session.Waiting) []string {
+	if w.Kind == ask.KindApproval && w.Tool != "" {
+		return []string{"approval of " + w.Tool}
+	}
+	return w.Headers
 }
 
 // shortStatus is a status in a word for the table.

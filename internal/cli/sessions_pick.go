@@ -88,11 +88,12 @@ func listHere(store *session.Store) (string, []session.Summary, error) {
 	return here, list, err
 }
 
-// waitingOn names what a session waits on: the headers of its questions.
+// waitingOn names what a session waits on: the headers of its questions,
+// and the tools waiting for approval.
 func waitingOn(s session.Summary) string {
 	var headers []string
 	for _, w := range s.Questions {
-		headers = append(headers, w.Headers...)
+		headers = append(headers, askedFor(w)...)
 	}
 	if len(headers) == 0 {
 		return "a tool call"

@@ -215,7 +215,7 @@ func (b *Broker) views(csrf string) []cardView {
 	defer b.mu.Unlock()
 	var open, closed []cardView
 	for _, c := range b.cards {
-		v := newCardView(c.req, c.key, "/answer/"+c.key, csrf, c.askedAt)
+		v := newCardView(c.req, c.key, "", csrf, c.askedAt)
 		v.State, v.Note = c.state, c.note
 		if c.state == stateAnswered {
 			v.Answers = answerViews(c.answers)

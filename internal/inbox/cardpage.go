@@ -3,6 +3,8 @@ package inbox
 import (
 	"errors"
 	"net/http"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // cardsData is the body of the card page.
@@ -24,6 +26,14 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /{$}", show)
 	s.mux.HandleFunc("GET /fragment", show)
+	s.mux.HandleFunc("GET /input/{key}", func(w http.ResponseWriter, r *http.Request) {
+		req, found := b.request(r.PathValue("key"))
+		if !found {
+			refuse(w, http.StatusNotFound, "no question set has that address; reload the page")
+			return
+		}
+		serveDetail(w, req)
+	})
 	s.mux.HandleFunc("POST /answer/{key}", func(w http.ResponseWriter, r *http.Request) {
 		key := r.PathValue("key")
 		err := b.Submit(key, r.PostForm)
@@ -36,6 +46,16 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 	})
 	s.start()
 	return s, nil
+}
+
+// request returns the set shown as the card with key.
+func (b *Broker) request(key string) (ask.Request, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c := b.findLocked(key); c != nil {
+		return c.req, true
+	}
+	return ask.Request{}, false
 }
 
 // submitted answers a submission: the card as it now is (for the page's

@@ -27,6 +27,13 @@
 //   - Model text is made safe to show (ask.Display, ask.DisplayBlock) and
 //     then escaped by html/template. No page has inline script; the
 //     Content-Security-Policy allows only the embedded files.
+//   - Nothing is approved unseen: a set's detail (an approval's whole tool
+//     input) is on its card, read for a person (readableJSON), up to
+//     maxDetailChars, and whole as plain text one link away.
+//   - The inbox tells what askuser resume did in words (readableLog): no
+//     JSON line reaches its page, nor the how-to-resume text meant for a
+//     terminal (serve resumes with stream-json, which prints none). serve's
+//     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
 //     answered", and nothing changes.
 //   - Answers are built by ask.Selection from the options the server holds,

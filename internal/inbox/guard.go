@@ -33,6 +33,10 @@ type guard struct {
 	cookie   string
 	loopback bool
 	cross    *http.CrossOriginProtection
+
+	// cookieAge is the cookie's Max-Age, renewed by every page loaded
+	// with it; 0 is a cookie for the browser's session.
+	cookieAge int
 }
 
 func newGuard(port string, loopback bool) *guard {
@@ -89,7 +93,7 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 			refuse(w, http.StatusForbidden, "the token in this URL is wrong; open the URL askuser printed")
 			return false
 		}
-		http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		g.setCookie(w)
 		if r.Method == http.MethodGet {
 			http.Redirect(w, r, localPath(r.URL.Path), http.StatusSeeOther)
 			return false
@@ -97,10 +101,17 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if c, err := r.Cookie(g.cookie); err == nil && sameSecret(c.Value, g.token) {
+		if g.cookieAge > 0 && r.Method == http.MethodGet {
+			g.setCookie(w) // renewed while in use
+		}
 		return true
 	}
 	refuse(w, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
 	return false
+}
+
+func (g *guard) setCookie(w http.ResponseWriter) {
+	http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", MaxAge: g.cookieAge, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
 
 // localPath is path if it names a page of this server, else "/": a path

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,6 +33,9 @@ type InboxConfig struct {
 	// Poll is how often the state directory is looked at for changes
 	// made by other processes; 0 is a second.
 	Poll time.Duration
+	// Log, when set, receives a line per answer given on the page and per
+	// resume started and ended (askuser serve's standard error).
+	Log io.Writer
 }
 
 // Answers is how the inbox hands a person's answers on: through the
@@ -61,6 +65,7 @@ type Inbox struct {
 	store   *session.Store
 	answers Answers
 	runs    *resumer
+	log     *eventLog
 	stop    chan struct{}
 	wg      sync.WaitGroup
 }
@@ -72,7 +77,9 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, runs: newResumer(cfg.Resume, cfg.DescribeExit, h), stop: make(chan struct{})}
+	log := newEventLog(cfg.Log)
+	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
+		stop: make(chan struct{})}
 	home := pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment"}
 	showHome := func(w http.ResponseWriter, r *http.Request) {
 		data, err := in.home()
@@ -87,6 +94,7 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	srv.mux.HandleFunc("GET /s/{id}", in.showSession)
 	srv.mux.HandleFunc("GET /s/{id}/fragment", in.showSession)
 	srv.mux.HandleFunc("POST /s/{id}/answer/{key}", in.answer)
+	srv.mux.HandleFunc("GET /s/{id}/input/{key}", in.showInput)
 	poll := cfg.Poll
 	if poll <= 0 {
 		poll = time.Second
@@ -224,9 +232,11 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	// in parts); set.Request holds those.
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
+		in.log.answered(sess.Summary(), *set, answers)
 		err = in.answers.Post(id, *set, session.Delivery{Answers: answers, By: ByPage, At: time.Now()})
 		var first *session.AnsweredError
 		if errors.As(err, &first) {
+			in.log.say(id, "that answer was not used: "+err.Error())
 			v := in.openCard(id, set.Request, set.AskedAt)
 			v.State, v.Answers = stateAnswered, answerViews(first.First.Answers)
 			v.Note = "Answered by " + ask.Display(first.First.By) + " at " + first.First.At.Local().Format("15:04") + "."
@@ -235,7 +245,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil {
-		in.runs.note(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
+		in.runs.noteSent(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
 		if !live && !in.store.InUse(id) {
 			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person",
 				[]string{"--frontend", "inbox", "--relay-defer"})
@@ -263,7 +273,7 @@ func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting) (card
 	if !ok {
 		return cardView{}, false
 	}
-	v := newCardView(w.Request, setKey(w.ID), "", "", w.AskedAt)
+	v := newCardView(w.Request, setKey(w.ID), "/s/"+id, "", w.AskedAt)
 	v.State, v.Answers, v.ClosedAt = stateSent, answerViews(d.Answers), d.At
 	v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "; " + taking(run)
 	return v, true
@@ -272,7 +282,7 @@ func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting) (card
 // openCard is a pending set as a card that takes an answer.
 func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) cardView {
 	key := setKey(req.ID)
-	return newCardView(req, key, "/s/"+id+"/answer/"+key, in.srv.guard.csrf, askedAt)
+	return newCardView(req, key, "/s/"+id, in.srv.guard.csrf, askedAt)
 }
 
 // sentCard is the last set with key answered on this page for session id,
@@ -287,7 +297,7 @@ func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool) 
 		if setKey(s.req.ID) != key {
 			continue
 		}
-		v := newCardView(s.req, key, "", "", s.askedAt)
+		v := newCardView(s.req, key, "/s/"+id, "", s.askedAt)
 		v.Answers, v.ClosedAt = answerViews(s.answers), s.at
 		if waiting {
 			v.State, v.Note = stateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run)

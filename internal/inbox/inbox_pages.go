@@ -1,8 +1,8 @@
 package inbox
 
 import (
-	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,7 +14,6 @@ import (
 const (
 	maxOtherSessions = 100
 	maxPromptChars   = 160
-	maxLogBytes      = 16 << 10
 )
 
 // sessionRow is one session in the inbox's list.
@@ -25,9 +24,11 @@ type sessionRow struct {
 	Who string
 	// Since is when it started waiting (waiting sessions) or was last
 	// updated (the others).
-	Since    time.Time
-	Age      string
-	Sets     int
+	Since time.Time
+	Age   string
+	// What says what it waits on: "2 question sets", "an approval of
+	// mcp__fs__write_file".
+	What     string
 	Headers  []string
 	Resuming bool
 	// Busy: another process holds the session (it runs, or asks there).
@@ -81,8 +82,8 @@ func waitingRow(row *sessionRow, sets []session.Waiting) {
 	var agents []string
 	mainAgent := false
 	row.Since = time.Time{}
+	row.What = waitingWhat(sets, "1 question set")
 	for _, w := range sets {
-		row.Sets++
 		for _, h := range w.Headers {
 			row.Headers = append(row.Headers, ask.Display(h))
 		}
@@ -105,6 +106,61 @@ func waitingRow(row *sessionRow, sets []session.Waiting) {
 	row.Who = strings.Join(who, ", ")
 }
 
+// waitingWhat says what sets wait on, approvals by their tool, so nobody
+// reads an approval as a question: "an approval of mcp__fs__write_file",
+// "2 question sets and a form of mcp__db__query". oneQuestion is how a
+// single question set is said.
+func waitingWhat(sets []session.Waiting, oneQuestion string) string {
+	questions := 0
+	var approvals, forms []string
+	for _, w := range sets {
+		tool := short(ask.Display(w.Tool), 60)
+		switch w.Kind {
+		case ask.KindApproval:
+			approvals = append(approvals, tool)
+		case ask.KindElicitation:
+			forms = append(forms, tool)
+		default:
+			questions++
+		}
+	}
+	var parts []string
+	switch {
+	case questions == 1:
+		parts = append(parts, oneQuestion)
+	case questions > 1:
+		parts = append(parts, strconv.Itoa(questions)+" question sets")
+	}
+	parts = append(parts, ofTools(approvals, "an approval", "approvals")...)
+	parts = append(parts, ofTools(forms, "a form", "forms")...)
+	if len(parts) == 0 {
+		return "a tool call"
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// short cuts s to n characters, the last an ellipsis.
+func short(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// ofTools says "an approval of T", or "2 approvals (of T, U)".
+func ofTools(tools []string, one, many string) []string {
+	switch len(tools) {
+	case 0:
+		return nil
+	case 1:
+		return []string{one + " of " + tools[0]}
+	}
+	return []string{strconv.Itoa(len(tools)) + " " + many + " (of " + strings.Join(tools, ", ") + ")"}
+}
+
 // statusClass is a status as a CSS class.
 func statusClass(status string) string {
 	first, _, _ := strings.Cut(status, " ")
@@ -113,81 +169,4 @@ func statusClass(status string) string {
 		return first
 	}
 	return "other"
-}
-
-// sessionData is a session's page.
-type sessionData struct {
-	ID, Prompt, Where, Status, StatusClass, Model string
-	Created, Updated                              time.Time
-	Cards                                         []cardView
-	Open                                          int
-	Run                                           *runView
-	Result                                        string
-	Transcript                                    []entryView
-}
-
-type runView struct {
-	Status string
-	Log    string
-}
-
-func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
-	if err != nil {
-		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
-		return
-	}
-	sum := sess.Summary()
-	id := sess.Meta.ID
-	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
-		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
-		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
-	if sum.CancelReason != "" {
-		d.Status += ": " + ask.Display(sum.CancelReason)
-	}
-	run := in.runs.state(id)
-	busy := (run == nil || !run.running) && in.store.InUse(id)
-	pending := map[string]bool{}
-	for _, w := range sum.Questions { // sess.Waiting(), computed by Summary
-		key := setKey(w.ID)
-		pending[key] = true
-		if v, ok := in.sentCard(id, run, key, true); ok {
-			d.Cards = append(d.Cards, v) // answered here, not taken yet
-			continue
-		}
-		if v, ok := in.mailedCard(id, run, w); ok {
-			d.Cards = append(d.Cards, v) // answered elsewhere, not taken yet
-			continue
-		}
-		v := in.openCard(id, w.Request, w.AskedAt)
-		if busy && !in.answers.Live(id, w) {
-			// Its own process asks it now: answered here, the answer
-			// could not reach the session.
-			v.State, v.Note = stateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
-		} else {
-			d.Open++
-		}
-		d.Cards = append(d.Cards, v)
-	}
-	if run != nil {
-		for i := len(run.sent) - 1; i >= 0; i-- {
-			if key := setKey(run.sent[i].req.ID); !pending[key] {
-				pending[key] = true // once each, the last answer
-				v, _ := in.sentCard(id, run, key, false)
-				d.Cards = append(d.Cards, v)
-			}
-		}
-		d.Run = &runView{Log: ask.DisplayBlock(tail(run.log, maxLogBytes))}
-		switch {
-		case run.running:
-			d.Status, d.StatusClass = "resuming", "resuming"
-			d.Run.Status = "askuser resume is running since " + run.started.Local().Format("15:04:05") + "."
-		case run.ended != "":
-			d.Run.Status = "askuser resume ended: " + run.ended + "."
-		}
-	}
-	if sum.Status == session.StatusFinished {
-		d.Result = lastText(sess.State.Messages)
-	}
-	writePage(w, r, pageData{Title: "askuser: session " + id, Heading: "Session", Fragment: "/s/" + id + "/fragment"}, "session", d)
 }

@@ -32,6 +32,13 @@ type inboxRig struct {
 	store   *session.Store
 	dir     string
 	answers *mailAnswers
+	log     string // the file that gets what serve would print on stderr
+}
+
+// logged is what the inbox has logged so far.
+func (g *inboxRig) logged() string {
+	b, _ := os.ReadFile(g.log)
+	return string(b)
 }
 
 const fakeResume = `n=$(ls "$DIR" | grep -c '^args-'); n=$((n+1))
@@ -65,7 +72,13 @@ func newInboxRig(t *testing.T) *inboxRig {
 	dir := t.TempDir()
 	store := &session.Store{Dir: filepath.Join(dir, "state")}
 	answers := &mailAnswers{st: store, live: map[string]bool{}}
-	in, err := NewInbox(InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond,
+	log := filepath.Join(dir, "serve.stderr")
+	logf, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	in, err := NewInbox(InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
 		Resume: func(id string, args ...string) *exec.Cmd {
 			cmd := exec.Command("sh", append([]string{"-c", fakeResume, "sh", id}, args...)...)
@@ -84,7 +97,7 @@ func newInboxRig(t *testing.T) *inboxRig {
 		}
 		_ = in.Close(context.Background())
 	})
-	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir, answers: answers}
+	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir, answers: answers, log: log}
 }
 
 // waiting writes a session that waits on reqs, as a run that stopped
@@ -238,9 +251,11 @@ func TestInboxAnswerResumes(t *testing.T) {
 	g.release(1)
 	g.eventually("the resume to end", func() bool { return len(g.in.Resuming()) == 0 })
 	// The fake took nothing, so the set still waits, with its answer in
-	// the mailbox: the page says so, and how the resume ended.
+	// the mailbox: the page says so, how the resume ended, and how the
+	// answer will be taken.
 	page := g.get("/s/" + id).Body.String()
-	mustContain(t, page, `data-state="sent"`, "the session takes it when it goes on", "askuser resume ended: exit 6.", "resumed "+id+" (1)",
+	mustContain(t, page, `data-state="sent"`, "the session takes it when it goes on", "resumed "+id+" (1)",
+		"Your answer has not reached the session: askuser resume ended (exit 6). It waits in the session&#39;s mailbox",
 		"resuming for an answer given on the page by a person")
 	log, err := os.ReadFile(filepath.Join(g.store.Dir, "sessions", id+".d", logName))
 	if err != nil || !strings.Contains(string(log), "askuser resume ended: exit 6") {

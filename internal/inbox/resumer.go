@@ -29,6 +29,9 @@ type resumer struct {
 	describe func(code int) string
 	hub      *hub
 	now      func() time.Time
+	// note tells serve's log that a resume of session id started or
+	// ended; it must not call the resumer.
+	note func(id, msg string)
 
 	mu   sync.Mutex
 	runs map[string]*sessionRun
@@ -56,8 +59,8 @@ type sentSet struct {
 	askedAt, at time.Time
 }
 
-func newResumer(cmd func(string, ...string) *exec.Cmd, describe func(int) string, h *hub) *resumer {
-	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, runs: map[string]*sessionRun{}}
+func newResumer(cmd func(string, ...string) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
+	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, note: note, runs: map[string]*sessionRun{}}
 }
 
 // runLocked is session id's record, made if need be.
@@ -70,9 +73,9 @@ func (r *resumer) runLocked(id, logPath string) *sessionRun {
 	return run
 }
 
-// note records that req (asked at askedAt) of session id was answered on
-// the page with answers.
-func (r *resumer) note(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) {
+// noteSent records that req (asked at askedAt) of session id was answered
+// on the page with answers.
+func (r *resumer) noteSent(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.runLocked(id, logPath)
@@ -104,6 +107,7 @@ func (r *resumer) startLocked(id string, run *sessionRun, why string, args []str
 		cmd.Stdout, cmd.Stderr = logf, logf
 		detach(cmd)
 		if err = cmd.Start(); err == nil {
+			r.note(id, "askuser resume started, for "+why)
 			go r.wait(id, run, cmd, logf)
 			r.hub.bump()
 			return
@@ -111,6 +115,7 @@ func (r *resumer) startLocked(id string, run *sessionRun, why string, args []str
 		fmt.Fprintf(logf, "--- askuser serve: could not start askuser resume: %v\n", err)
 		logf.Close()
 	}
+	r.note(id, "could not start askuser resume: "+err.Error())
 	run.running, run.ended = false, "could not start askuser resume: "+err.Error()
 	r.hub.bump()
 }
@@ -127,6 +132,7 @@ func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File)
 	}
 	fmt.Fprintf(logf, "--- askuser serve, %s: askuser resume ended: %s\n", r.now().Format(time.DateTime), how)
 	logf.Close()
+	r.note(id, "askuser resume ended: "+how)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run.running, run.ended = false, how

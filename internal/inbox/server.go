@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/ask"
 )
 
 //go:embed templates/*.tmpl
@@ -27,6 +29,7 @@ var templates = sync.OnceValue(func() *template.Template {
 		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
 		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"digits":  digits,
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 })
 
@@ -47,6 +50,10 @@ type Options struct {
 	// by path prefix: a chat channel's webhook (/channels/whatsapp), which
 	// a platform calls and guards by its own checks (a signature).
 	Open map[string]http.Handler
+	// Token is the page's token, kept by the caller across restarts
+	// (ValidToken); "" makes a new one for this server. A kept token's
+	// cookie lasts (keptCookieAge), so a bookmark outlives a restart.
+	Token string
 }
 
 // Server serves one kind of page (a Broker's cards, or the inbox) behind
@@ -68,9 +75,17 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	if opts.Token != "" && !ValidToken(opts.Token) {
+		return nil, errors.New("the page's token must be 32 hexadecimal digits")
+	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w %q: %v; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, addr, err)
+		why := err.Error()
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			why = ae.Err // without the address, which is quoted in part
+		}
+		return nil, fmt.Errorf("%w %s: %s; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, ask.Excerpt(addr), why)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -80,6 +95,9 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	loopback := loopbackHost(host)
 	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
 		streams: make(chan struct{}, maxStreams)}
+	if opts.Token != "" {
+		s.guard.token, s.guard.cookieAge = opts.Token, keptCookieAge
+	}
 	urlHost := host
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		if urlHost, err = os.Hostname(); err != nil {

@@ -1,8 +1,6 @@
 package inbox
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -14,13 +12,16 @@ import (
 // and the journal keeps everything.
 const (
 	maxEntryChars = 4000
-	maxInputChars = 600
+	maxInputChars = 2000
 )
 
 // entryView is one step of a conversation, read-only.
 type entryView struct {
 	// Class styles it: user, assistant, tool, result, error.
 	Class, Who, Text string
+	// Input is a tool call's input as JSON read by a person, when it is
+	// JSON (then Text is empty).
+	Input *jsonNode
 }
 
 // transcript shows a conversation: what the person and the agent said,
@@ -40,7 +41,9 @@ func transcript(msgs []agentloop.Message) []entryView {
 				}
 				out = append(out, entryView{Class: class, Who: who, Text: clipText(ask.DisplayBlock(b.Text), maxEntryChars)})
 			case agentloop.BlockToolUse:
-				out = append(out, entryView{Class: "tool", Who: "Tool call: " + ask.Display(b.Name), Text: toolInput(b)})
+				e := entryView{Class: "tool", Who: "Tool call: " + ask.Display(b.Name)}
+				e.Text, e.Input = toolInput(b)
+				out = append(out, e)
 			case agentloop.BlockToolResult:
 				e := entryView{Class: "result", Who: "Tool result", Text: clipText(ask.DisplayBlock(b.Content), maxEntryChars)}
 				if b.IsError {
@@ -53,24 +56,23 @@ func transcript(msgs []agentloop.Message) []entryView {
 	return out
 }
 
-// toolInput shows a call's input: the questions of an AskUserQuestion,
-// else the JSON, indented and cut.
-func toolInput(b agentloop.Block) string {
+// toolInput shows a call's input: the questions of an AskUserQuestion as
+// text, else the JSON as a person reads it (a file's content as its
+// lines), within maxInputChars; input that is not JSON as its text, cut.
+func toolInput(b agentloop.Block) (string, *jsonNode) {
 	if b.Name == ask.ToolName {
 		if in, err := ask.Parse(b.Input); err == nil {
 			var lines []string
 			for _, q := range in.Questions {
 				lines = append(lines, fmt.Sprintf("[%s] %s (%s)", ask.Display(q.Header), ask.Display(q.Question), q.LabelList()))
 			}
-			return strings.Join(lines, "\n")
+			return strings.Join(lines, "\n"), nil
 		}
 	}
-	var buf bytes.Buffer
-	if json.Indent(&buf, b.Input, "", "  ") != nil {
-		buf.Reset()
-		buf.Write(b.Input)
+	if root, _, ok := readableJSON(b.Input, maxInputChars); ok {
+		return "", &root
 	}
-	return clipText(ask.DisplayBlock(buf.String()), maxInputChars)
+	return clipText(ask.DisplayBlock(string(b.Input)), maxInputChars), nil
 }
 
 // clipText cuts s to n characters, saying how much was left out.

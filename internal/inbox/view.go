@@ -19,6 +19,9 @@ type cardView struct {
 	Action, CSRF string
 	// Kind is the chip of the card: "Question", "Approval" or "Form".
 	Kind string
+	// Detail is the set's longer text (an approval's whole input), shown
+	// in a disclosure; nil when it has none.
+	Detail *detailView
 	// Agent names the sub-agent that asks; "" is the main agent.
 	Agent     string
 	State     string
@@ -74,10 +77,13 @@ func kindLabel(kind string) string {
 }
 
 // newCardView renders req as an open card: recommended options are
-// preselected (the first one of a single-select question).
-func newCardView(req ask.Request, key, action, csrf string, askedAt time.Time) cardView {
-	v := cardView{Key: key, Action: action, CSRF: csrf, Kind: kindLabel(req.Kind), Agent: ask.Display(req.Agent),
-		State: stateOpen, AskedAt: askedAt}
+// preselected (the first one of a single-select question). page is the
+// path the card's own addresses hang from ("" for the card page, /s/ID in
+// the inbox): it posts to page/answer/KEY, and its whole detail is at
+// page/input/KEY.
+func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) cardView {
+	v := cardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: kindLabel(req.Kind), Agent: ask.Display(req.Agent),
+		Detail: newDetailView(req, page+"/input/"+key), State: stateOpen, AskedAt: askedAt}
 	for i, q := range req.Questions {
 		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), Header: ask.Display(q.Header),
 			Text: strings.TrimSpace(ask.DisplayBlock(q.Question)), Multi: q.MultiSelect, RequiredSelected: !q.MultiSelect}

@@ -86,6 +86,12 @@ type Waiting struct {
 	// Headers are the headers of the questions still unanswered.
 	Headers []string  `json:"headers"`
 	AskedAt time.Time `json:"asked_at,omitzero"`
+	// Kind is the set's kind when it is not a model's question
+	// (ask.KindApproval, ask.KindElicitation).
+	Kind string `json:"kind,omitempty"`
+	// Tool names the tool whose call asked the set: for an approval, the
+	// tool waiting to run, so a listing can say what is to be approved.
+	Tool string `json:"tool,omitempty"`
 	// Request is the set with the questions still unanswered.
 	Request ask.Request `json:"-"`
 	// LastText is what the asking agent last said, as written.
@@ -173,9 +179,14 @@ func (s *Session) Waiting() []Waiting {
 func waiting(st *agentloop.State) []Waiting {
 	var out []Waiting
 	last := st.FinalText()
+	tools := map[string]string{}
+	for _, b := range st.Pending() {
+		tools[b.ID] = b.Name
+	}
 	for _, req := range st.PendingSets() {
 		rest, _ := st.Remaining(req)
-		w := Waiting{ID: req.ID, Agent: req.Agent, AskedAt: st.AskedAt[req.ID], Request: rest, LastText: last}
+		w := Waiting{ID: req.ID, Agent: req.Agent, Kind: req.Kind, Tool: tools[st.AskedBy[req.ID]], AskedAt: st.AskedAt[req.ID],
+			Request: rest, LastText: last}
 		for _, q := range rest.Questions {
 			w.Headers = append(w.Headers, q.Header)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
 )
 
 // CorruptError reports a damaged journal: where, and what can be saved.
@@ -201,7 +202,7 @@ func (s *Session) target(r record) *agentloop.State {
 // "?", "[", "/" and ".." are not ids.
 func (st *Store) find(id string) (string, error) {
 	if !validID(id) {
-		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, excerpt(id))
+		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, ask.Excerpt(id))
 	}
 	path := filepath.Join(st.sessionsDir(), id+".jsonl")
 	if _, err := os.Stat(path); err == nil {
@@ -221,7 +222,7 @@ func (st *Store) find(id string) (string, error) {
 	case 1:
 		return filepath.Join(st.sessionsDir(), matches[0]+".jsonl"), nil
 	case 0:
-		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.sessionsDir())
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(id), st.sessionsDir())
 	}
 	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
@@ -229,8 +230,8 @@ func (st *Store) find(id string) (string, error) {
 	if len(matches) > len(listed) {
 		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
 	}
-	return "", fmt.Errorf("%w: %q is the start of %d sessions (%s%s); give more of it",
-		ErrAmbiguous, id, len(matches), strings.Join(listed, ", "), more)
+	return "", fmt.Errorf("%w: %s is the start of %d sessions (%s%s); give more of it",
+		ErrAmbiguous, ask.Excerpt(id), len(matches), strings.Join(listed, ", "), more)
 }
 
 // ErrAmbiguous is returned for a session id prefix that several sessions
@@ -244,14 +245,6 @@ func validID(id string) bool {
 		}
 	}
 	return id != ""
-}
-
-// excerpt quotes at most 60 bytes of an id that is not one.
-func excerpt(id string) string {
-	if len(id) > 60 {
-		return fmt.Sprintf("%q… (%d bytes)", id[:60], len(id))
-	}
-	return fmt.Sprintf("%q", id)
 }
 
 // ids lists the ids of the journals in the sessions directory; a journal

@@ -70,11 +70,11 @@ func TestPartialAnswersLoad(t *testing.T) {
 	}
 	var got [][]string
 	for _, w := range sum.Questions {
-		got = append(got, append([]string{w.ID, w.Agent}, w.Headers...))
+		got = append(got, append([]string{w.ID, w.Agent, w.Tool}, w.Headers...))
 	}
-	want := [][]string{{"toolu_auth", "", "Providers"}, {"toolu_task/call_0", "Research databases", "Database"}}
+	want := [][]string{{"toolu_auth", "", ask.ToolName, "Providers"}, {"toolu_task/call_0", "Research databases", ask.ToolName, "Database"}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("waiting sets %q, want %q (the set answered in part lists only what is left)", got, want)
+		t.Errorf("waiting sets %q, want %q (the set answered in part lists only what is left; the tool is the call's that asked)", got, want)
 	}
 	if w := sum.Questions[1]; !w.AskedAt.Equal(t0.Add(time.Minute)) || w.LastText != "One question first." {
 		t.Errorf("the sub-agent's set was asked at %v after %q", w.AskedAt, w.LastText)

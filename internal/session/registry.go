@@ -119,7 +119,7 @@ func (r *Registry) dir() string { return filepath.Join(r.st.Dir, registryDir) }
 
 func (r *Registry) path(key, ext string) (string, error) {
 	if !channel.ValidKey(key) {
-		return "", fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, excerpt(key))
+		return "", fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, ask.Excerpt(key))
 	}
 	return filepath.Join(r.dir(), key+ext), nil
 }

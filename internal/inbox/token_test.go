@@ -1,0 +1,55 @@
+package inbox
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A token kept across restarts (askuser serve's) is the page's, and its
+// cookie lasts, renewed by each page loaded, so a bookmark of the page
+// works after the browser and askuser serve restart; a made-up token is
+// refused before anything listens.
+func TestKeptToken(t *testing.T) {
+	tok := NewToken()
+	if !ValidToken(tok) {
+		t.Fatalf("NewToken made %q, which ValidToken refuses", tok)
+	}
+	for _, bad := range []string{"", "abc", strings.Repeat("A", 32), strings.Repeat("g", 32), tok + "0"} {
+		if ValidToken(bad) {
+			t.Errorf("ValidToken(%q)", bad)
+		}
+	}
+	if _, err := NewCard(NewBroker(), Options{Token: "not-a-token"}); err == nil {
+		t.Error("a server started with a token that is not one")
+	}
+	s, err := NewCard(NewBroker(), Options{Token: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if !strings.HasSuffix(s.URL(), "/?token="+tok) {
+		t.Errorf("URL %s, want the kept token in it", s.URL())
+	}
+	g := visit(t, s)
+	if g.cookie.MaxAge != keptCookieAge || g.cookie.Value != tok {
+		t.Errorf("cookie %+v: want the token, lasting %d s", g.cookie, keptCookieAge)
+	}
+	res := g.get("/")
+	if res.Code != http.StatusOK {
+		t.Fatalf("status %d", res.Code)
+	}
+	if c := res.Result().Cookies(); len(c) != 1 || c[0].MaxAge != keptCookieAge {
+		t.Errorf("a page loaded with the cookie did not renew it: %v", c)
+	}
+	// A server with a token of its own keeps to a browser session's cookie.
+	own, err := NewCard(NewBroker(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close(context.Background())
+	if g := visit(t, own); g.cookie.MaxAge != 0 {
+		t.Errorf("a one-off token's cookie lasts %d s", g.cookie.MaxAge)
+	}
+}
