@@ -158,7 +158,11 @@ func (c *Channel) classify(method string, err error) error {
 	return e
 }
 
-func (c *Channel) redact(s string) string { return channel.Redact(s, c.cfg.Secrets()...) }
+// redact makes text from the platform (or a proxy) fit to show: no
+// secret, on one line.
+func (c *Channel) redact(s string) string {
+	return strings.Join(strings.Fields(channel.Redact(s, c.cfg.Secrets()...)), " ")
+}
 
 // allowedUpdates are the updates the channel reads: presses and replies.
 var allowedUpdates = []string{"message", "callback_query"}

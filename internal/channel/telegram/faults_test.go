@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,4 +290,31 @@ func TestRevokedTokenStopsServing(t *testing.T) {
 		t.Fatalf("Serve with a refused token: %v", err)
 	}
 	noToken(t, "the error", err.Error())
+}
+
+// Presses that cannot come in are said in the relay's log: after a few
+// failed polls, and at once when another program reads the bot's updates.
+func TestPollingTroubleIsSaid(t *testing.T) {
+	rg := newRig(t, testTimings, func(rg *rig) { rg.srv.Down("getUpdates", 3) })
+	waitLog(t, rg, "askuser: telegram: cannot get updates from Telegram, retrying; presses wait until then: getUpdates: answered 502 Bad Gateway")
+	// Another poller on the same token: Telegram ends one poll with 409.
+	go func() {
+		for range 5 {
+			resp, err := http.Post(rg.srv.URL+"/bot"+token+"/getUpdates", "application/json", strings.NewReader(`{"timeout":1}`))
+			if err == nil {
+				resp.Body.Close()
+			}
+		}
+	}()
+	waitLog(t, rg, "another program is reading this bot's updates (409 Conflict)")
+	noToken(t, "the relay log", rg.log.String())
+}
+
+func waitLog(t *testing.T, rg *rig, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); !strings.Contains(rg.log.String(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay log lacks %q:\n%s", want, rg.log.String())
+		}
+	}
 }

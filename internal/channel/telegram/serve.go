@@ -47,6 +47,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 				return err
 			}
 			fails++
+			notice(h, fails, err)
 			if !isRateLimit(err) {
 				_ = sleep(ctx, min(500*time.Millisecond<<min(fails-1, 10), c.t.RetryMax))
 			}
@@ -88,6 +89,22 @@ func fatal(err error) error {
 		return errors.New("the bot has a webhook set, and askuser polls for updates: remove the webhook (deleteWebhook) or use another bot")
 	}
 	return nil
+}
+
+// notice tells whoever runs askuser (serve's log) that presses are not
+// coming in: at once when another program reads the bot's updates (409
+// Conflict: Telegram gives each update to one reader), else after a few
+// failed polls in a row. The Host says each distinct line once.
+func notice(h channel.Host, fails int, err error) {
+	n, ok := h.(channel.Noticer)
+	var ae *apiError
+	switch {
+	case !ok:
+	case errors.As(err, &ae) && ae.code == http.StatusConflict:
+		n.Notice("getUpdates", "another program is reading this bot's updates (409 Conflict), so presses may reach it instead of askuser: give each askuser state directory, and each machine, its own bot")
+	case fails == 3:
+		n.Notice("getUpdates", "cannot get updates from Telegram, retrying; presses wait until then: "+err.Error())
+	}
 }
 
 func isRateLimit(err error) bool {
