@@ -148,7 +148,7 @@ func shortErr(err error) string {
 
 func (s *Session) apply(r record, line int) error {
 	if line == 1 && r.Type != recSession {
-		return fmt.Errorf("the first record is %q, not the session header", r.Type)
+		return fmt.Errorf("the first record is %s, not the session header", ask.Excerpt(r.Type))
 	}
 	switch r.Type {
 	case recSession:
@@ -197,7 +197,7 @@ func (s *Session) apply(r record, line int) error {
 	case recStatus:
 		s.Status, s.Detail = r.Status, r.Detail
 	default:
-		return fmt.Errorf("unknown record type %q", r.Type)
+		return fmt.Errorf("unknown record type %s", ask.Excerpt(r.Type))
 	}
 	switch r.Type {
 	case recMessage, recAnswered, recStatus:
