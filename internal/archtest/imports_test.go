@@ -117,6 +117,13 @@ func TestImportRules(t *testing.T) {
 	// The shell parser reads approval rules' command lines, in the rules'
 	// own room.
 	only(t, files, "mvdan.cc/sh", "internal/approval/")
+	// One package speaks to PostgreSQL, so pgx's types never leak; the
+	// team store is reached only through the session store's interface,
+	// and only the wiring constructs it.
+	only(t, files, "github.com/jackc/pgx", "internal/store/postgres/")
+	only(t, files, module+"/internal/store/postgres", "internal/cli/")
+	// The throwaway test server is for tests and the store's benchmark.
+	only(t, files, module+"/internal/store/pgtest", "scripts/storebench/")
 
 	for _, p := range pkgs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
@@ -133,6 +140,9 @@ func TestImportRules(t *testing.T) {
 			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
 		case rel == "frontend":
 			notOn(t, p, "agentloop", "internal/cli", "internal/session")
+		case rel == "internal/store/postgres":
+			// A store knows nothing of who asks or answers.
+			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook")
 		case rel == "internal/approval" || rel == "internal/elicit":
 			// Leaves: the standard library and ask; approval also reads
 			// shell command lines with mvdan.cc/sh.

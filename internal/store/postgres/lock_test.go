@@ -1,0 +1,103 @@
+package postgres
+
+import (
+	"testing"
+	"time"
+)
+
+// A lock is held once, in this process or another; others see it held;
+// it is released by its holder, or by its connection dying.
+func TestLocks(t *testing.T) {
+	db, url := open(t)
+	other := openURL(t, url)
+	ctx := ctxT(t)
+	release, ok, err := db.TryLock(ctx, "channel:slack")
+	if err != nil || !ok {
+		t.Fatalf("take a free lock: %v, %v", ok, err)
+	}
+	if _, ok, _ := db.TryLock(ctx, "channel:slack"); ok {
+		t.Error("one process took one lock twice")
+	}
+	if _, ok, _ := other.TryLock(ctx, "channel:slack"); ok {
+		t.Error("two processes took one lock")
+	}
+	held, err := other.HeldLocks(ctx, "channel:slack", "channel:telegram")
+	if err != nil || !held["channel:slack"] || held["channel:telegram"] {
+		t.Errorf("held %v, %v; want slack only", held, err)
+	}
+	release()
+	release() // twice is once
+	r2, ok, err := other.TryLock(ctx, "channel:slack")
+	if err != nil || !ok {
+		t.Fatalf("take a released lock: %v, %v", ok, err)
+	}
+	r2()
+
+	// A process that dies releases its locks: its connection closes.
+	dying := openURL(t, url)
+	if _, ok, _ := dying.TryLock(ctx, "session:s1"); !ok {
+		t.Fatal("take a free lock")
+	}
+	dying.Close()
+	// The server ends the closed connection's backend soon after.
+	if !eventually(func() bool { _, ok, _ := other.TryLock(ctx, "session:s1"); return ok }) {
+		t.Errorf("the lock of a closed connection is still held")
+	}
+}
+
+// eventually reports whether cond holds within 10 s of asking.
+func eventually(cond func() bool) bool {
+	for range 1000 {
+		if cond() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
+// A lock connection killed under its holder is made again and its locks
+// taken again; a lock another process took meanwhile is lost, and the
+// journal it guarded refuses to be written.
+func TestLockConnectionDropped(t *testing.T) {
+	db, url := open(t)
+	other := openURL(t, url)
+	ctx := ctxT(t)
+	j := create(t, db, "kept")
+	j2 := create(t, db, "taken")
+	kill := func() {
+		var pid int
+		if err := db.locks.conn.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.locks.mu.Lock()
+	kill()
+	// While the holder's lock connection is down, another process takes
+	// one of its sessions.
+	var r func()
+	if !eventually(func() bool { var ok bool; r, ok, _ = other.TryLock(ctx, SessionLock("taken")); return ok }) {
+		t.Fatal("the killed connection's lock was not released")
+	}
+	defer r()
+	db.locks.mu.Unlock()
+	// The keeper reconnects within a tick.
+	if !eventually(func() bool { return db.Lost(SessionLock("taken")) }) {
+		t.Fatal("the holder did not learn it lost the lock")
+	}
+	if db.Lost(SessionLock("kept")) {
+		t.Error("the lock nobody took was lost")
+	}
+	if _, ok, _ := other.TryLock(ctx, SessionLock("kept")); ok {
+		t.Error("the keeper did not take the lock again")
+	}
+	if err := j2.Append(ctx, rec(1)); err == nil {
+		t.Error("a journal whose lock was lost was written")
+	}
+	if err := j.Append(ctx, rec(1)); err != nil {
+		t.Errorf("the journal whose lock was taken again: %v", err)
+	}
+}
