@@ -29,6 +29,13 @@ func askAt(t *testing.T, sz termSize, color bool, env ...string) (*termProc, str
 	return p, outPath
 }
 
+// submit waits for the review of a set's answers and submits it.
+func (p *termProc) submit() {
+	p.t.Helper()
+	p.prompt("Review your answers")
+	p.send(keyEnter)
+}
+
 // TestTerminalKeys drives the prompt's keys through the binary at 80 and
 // 40 columns and at 12 rows, with and without NO_COLOR, and checks what
 // reaches stdout, the exit code and the terminal left behind.
@@ -45,14 +52,34 @@ func TestTerminalKeys(t *testing.T) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
 			p.send("1", "2", keyEnter)
+			p.submit()
 		}, 0, wantAuthJWT, "✔ Providers: Google, GitHub"},
 		{"typed text that matches nothing is Other", func(p *termProc) {
 			p.send("p", "a", "s", "e", "t", "o")
 			p.prompt(`No option matches "paseto"`)
 			p.send(keyEnter)
 			p.prompt("Which OAuth providers")
-			p.send(keyEnter)
+			p.send("4", keyEnter)
+			p.submit()
 		}, 0, "   Other: paseto", "✔ Auth Method: paseto (typed)"},
+		{"back to the first question to change it", func(p *termProc) {
+			p.send("3")
+			p.prompt("Which OAuth providers")
+			p.send(keyLeft)
+			p.prompt("Which authentication")
+			p.send("2")
+			p.prompt("Which OAuth providers")
+			p.send("1", "2", keyEnter)
+			p.prompt("1. Auth Method: JWT")
+			p.submit()
+		}, 0, wantAuthJWT, "✔ Auth Method: JWT"},
+		{"esc clears the filter, then cancels", func(p *termProc) {
+			p.send("x")
+			p.prompt(`No option matches "x"`)
+			p.send(keyEsc)
+			p.prompt("esc cancel")
+			p.send(keyEsc)
+		}, 130, "", "cancelled at the terminal (esc)"},
 		{"esc cancels the set", func(p *termProc) {
 			p.send("2")
 			p.prompt("Which OAuth providers")
@@ -69,6 +96,9 @@ func TestTerminalKeys(t *testing.T) {
 			p.send("3")
 			p.prompt("Which OAuth providers")
 			p.send(keyEnter)
+			p.prompt("Submit with nothing selected? y/N")
+			p.send("y")
+			p.submit()
 		}, 0, "   Selected: Session-based", "✔ Auth Method: Session-based"},
 	} {
 		for _, sz := range termSizes {
@@ -135,25 +165,63 @@ func TestTerminalPlain(t *testing.T) {
 				args := append([]string{"ask"}, append(tc.args, "testdata/questions/auth.json")...)
 				p := startProc(t, sz, repoRoot(t), out, tc.env, askuserBin(), args...)
 				p.tm.WaitText("  2. JWT")
-				p.tm.Wait("the first prompt", func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+				p.plainPrompt("the first prompt")
 				p.send("2\r")
 				// At 12 rows the plain prompt scrolls, as line output does.
 				p.expect("✔ Auth Method: JWT")
 				p.expect("  4. Apple")
-				p.tm.Wait("the second prompt", func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+				p.plainPrompt("the second prompt")
 				p.send("1 2\r")
-				code, restored := p.exit()
-				if code != 0 || !restored {
-					t.Fatalf("exit code %d (restored %v), want 0\nscreen:\n%s", code, restored, p.screen.Dump())
-				}
-				if got, _ := os.ReadFile(outPath); string(got) != wantAuthJWT {
-					t.Errorf("stdout =\n%s\nwant\n%s", got, wantAuthJWT)
-				}
+				p.exitedWith(outPath, wantAuthJWT)
 				if raw := p.screen.Raw(); strings.Contains(raw, "\x1b") {
 					t.Errorf("plain mode wrote escape sequences: %q", raw)
 				}
 			})
 		}
+	}
+}
+
+// TestTerminalPlainDefault (issue 23 §3): with TERM=dumb an empty line
+// takes the recommended option, which the prompt names, and "<" goes
+// back to the question before.
+func TestTerminalPlainDefault(t *testing.T) {
+	t.Parallel()
+	out, outPath := outFile(t)
+	p := startProc(t, termSize{80, 24}, repoRoot(t), out, []string{"TERM=dumb"}, askuserBin(), "ask", "testdata/questions/auth.json")
+	p.plainPrompt("the first prompt")
+	if !strings.Contains(p.screen.String(), "Enter for 1, OAuth 2.0 (Recommended):") {
+		t.Fatalf("the prompt does not name what Enter takes:\n%s", p.screen.Dump())
+	}
+	p.send("\r")
+	p.expect("✔ Auth Method: OAuth 2.0")
+	p.plainPrompt("the second prompt")
+	p.send("<\r")
+	p.expect("< goes back")
+	p.plainPrompt("the first prompt, again")
+	p.send("2\r")
+	p.expect("✔ Auth Method: JWT")
+	p.plainPrompt("the second prompt, again")
+	p.send("1 2\r")
+	p.exitedWith(outPath, wantAuthJWT)
+}
+
+// plainPrompt waits for the plain prompt's ">" on the last line, with
+// nothing typed after it.
+func (p *termProc) plainPrompt(what string) {
+	p.t.Helper()
+	p.tm.Wait(what, func(s *termtest.Screen) bool { return strings.HasSuffix(s.String(), "\n>") })
+}
+
+// exitedWith requires askuser to exit 0 with the terminal restored, having
+// written want to the file at outPath (its standard output).
+func (p *termProc) exitedWith(outPath, want string) {
+	p.t.Helper()
+	code, restored := p.exit()
+	if code != 0 || !restored {
+		p.t.Fatalf("exit code %d (restored %v), want 0\nscreen:\n%s", code, restored, p.screen.Dump())
+	}
+	if got, _ := os.ReadFile(outPath); string(got) != want {
+		p.t.Errorf("stdout =\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 
 // repoRoot is the directory the tests run in: the repository root, where
 // the README's commands are run from.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -36,13 +36,16 @@ Proceeding with user selections.
 `
 
 // answerAuth answers the seed's two questions at the prompt: JWT (one
-// down from the recommended default), then Google and GitHub.
+// down from the recommended default), then Google and GitHub, and
+// submits them at the review.
 func answerAuth(p *ttyProc) {
 	p.t.Helper()
 	p.prompt("Which authentication method should we use?")
 	p.send(keyDown, keyEnter)
 	p.prompt("Which OAuth providers should we support?")
 	p.send(keySpace, keyDown, keySpace, keyEnter)
+	p.prompt("Review your answers")
+	p.send(keyEnter)
 }
 
 // TestTerminalAskToFile runs `askuser ask auth.json > out.txt` at a

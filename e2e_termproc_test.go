@@ -22,6 +22,7 @@ const (
 	keyEsc   = "\x1b"
 	keyCtrlD = "\x04"
 	keyTab   = "\t"
+	keyLeft  = "\x1b[D"
 )
 
 // termProc is a program running on a terminal of a chosen size, drawn by

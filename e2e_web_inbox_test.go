@@ -194,6 +194,8 @@ func TestWebRaceTerminal(t *testing.T) {
 				p.send(keyDown, keyEnter)
 				p.prompt("Which OAuth providers should we support?")
 				p.send(keySpace, keyDown, keySpace, keyEnter)
+				p.prompt("Review your answers")
+				p.send(keyEnter)
 			}
 			code, after := p.exit()
 			if code != 0 {
@@ -204,6 +206,19 @@ func TestWebRaceTerminal(t *testing.T) {
 			}
 			if got, _ := os.ReadFile(outPath); string(got) != wantAuthJWT {
 				t.Errorf("printed\n%s\nwant\n%s", got, wantAuthJWT)
+			}
+			// The terminal shows the answers that counted, and where
+			// they were given when that was not here.
+			var lines []string
+			for _, l := range strings.Split(p.screen.String(), "\n") {
+				lines = append(lines, strings.TrimRight(l, " "))
+			}
+			screen := strings.Join(lines, "\n")
+			if where == "page" && !strings.Contains(screen, "Answered in the browser:\n  ✔ Auth Method: JWT\n  ✔ Providers: Google, GitHub") {
+				t.Errorf("the terminal does not say the page answered:\n%s", screen)
+			}
+			if where == "terminal" && (!strings.Contains(screen, "✔ Auth Method: JWT\n✔ Providers: Google, GitHub") || strings.Contains(screen, "Answered in")) {
+				t.Errorf("the terminal does not show its own answers:\n%s", screen)
 			}
 		})
 	}

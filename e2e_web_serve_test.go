@@ -81,10 +81,10 @@ func TestWebInboxApproval(t *testing.T) {
 	}
 	clock := `askuser: \d\d:\d\d:\d\d session [0-9a-f]{8} "Add authentication to my app": `
 	logged := regexp.MustCompile(`(?s)` + clock + `a person on the page answered Auth Method: JWT; Providers: Google, GitHub\n` +
-		clock + `askuser resume started, with 1 answer line\n` +
+		clock + `askuser resume started, for an answer given on the page by a person\n` +
 		clock + `askuser resume ended: exit 6, waiting: the session stopped to wait for an answer\n` +
 		clock + `a person on the page answered the approval of mcp__files__write_file: Allow\n` +
-		clock + `askuser resume started, with 1 answer line\n` +
+		clock + `askuser resume started, for an answer given on the page by a person\n` +
 		clock + `askuser resume ended: exit 0, ok: answered; the run finished\n`)
 	token := regexp.MustCompile(`token=([0-9a-f]{32})`).FindStringSubmatch(inboxURL)[1]
 	if errOut := p.stderr.String(); !logged.MatchString(errOut) || strings.Count(errOut, token) != 1 {

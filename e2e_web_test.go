@@ -98,7 +98,7 @@ type bgAskuser struct {
 	done           chan struct{}
 }
 
-func startBackground(t *testing.T, env []string, args ...string) *bgAskuser {
+func startBackground(t testing.TB, env []string, args ...string) *bgAskuser {
 	t.Helper()
 	p := &bgAskuser{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(askuserBin(), args...)
@@ -144,7 +144,7 @@ func (p *bgAskuser) url(t *testing.T) string {
 }
 
 // exit waits for askuser to exit and returns its exit code.
-func (p *bgAskuser) exit(t *testing.T) int {
+func (p *bgAskuser) exit(t testing.TB) int {
 	t.Helper()
 	select {
 	case <-p.done:

@@ -26,4 +26,33 @@
 //   - Prompts are drawn on the terminal the frontend was given (standard
 //     error or /dev/tty), never on standard output, which carries the
 //     result and may be redirected.
+//   - At the terminal, Esc closes one thing at a time: the whole-question
+//     view, the "Other" field, the filter, the review; only with nothing
+//     left to close does it cancel the set. Ctrl+C and Ctrl+D cancel at
+//     once, and never answer. No key but the person's own choice answers:
+//     Enter on a multi-select with nothing ticked asks "Submit with
+//     nothing selected? y/N" instead of ticking for them.
+//   - Nothing typed is lost by moving: the "Other" text outlives Esc and a
+//     move to another question of the set, and every answer given is kept
+//     until the set is submitted at its review.
+//   - In a Race, a frontend shows its answer as given only once it has
+//     claimed the set (claimAnswer); one that lost says what won instead.
+//
+// The terminal prompt's keys (README's "At the terminal" lists them too):
+//
+//	↑ ↓ Home End        move in the list
+//	1-9                 pick (multi-select: tick); after the last option, Other
+//	Space               tick (multi-select)
+//	Enter               pick, confirm the ticks, confirm the Other text
+//	letters             filter; Enter on no match answers them as Other
+//	← → Tab Shift+Tab   previous, next question of a set of several (in
+//	                    the Other field ← → move the cursor in the text)
+//	Tab                 in a set of one: an approval's whole input
+//	?                   the whole input or question, when there is more
+//	Esc                 close the innermost thing open; else cancel
+//	Ctrl+C Ctrl+D       cancel the set
+//
+// At the review of a set of several: Enter submits, a question's number
+// changes it, ↑↓ scroll a review taller than the screen, ← Shift+Tab and
+// Esc go back to the last question.
 package frontend

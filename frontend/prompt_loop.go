@@ -38,9 +38,6 @@ type termSession struct {
 	stop  chan struct{}
 	done  chan struct{}
 	winch <-chan os.Signal
-	// ahead is keys read after the one that answered a question: typed
-	// for the next question of the set.
-	ahead []key
 }
 
 // errNoRawMode says the terminal could not be put in raw mode; the plain
@@ -100,6 +97,13 @@ func (t *termSession) readKeys() {
 // size is the terminal's size, or 80×24 when it cannot be read.
 func (t *termSession) size() (cols, rows int) { return termSize(t.out) }
 
+// width is how wide a line may be: one cell short of the terminal's
+// width, so the terminal never wraps it itself.
+func (t *termSession) width() int {
+	cols, _ := t.size()
+	return max(cols-1, minWidth)
+}
+
 // termSize is f's terminal size, or 80×24 when it cannot be read.
 func termSize(f *os.File) (cols, rows int) {
 	cols, rows, err := term.GetSize(int(f.Fd()))
@@ -109,17 +113,19 @@ func termSize(f *os.File) (cols, rows int) {
 	return cols, rows
 }
 
-// question runs one question until it is answered, cancelled, or ctx
-// ends; the frame is left on the screen for the caller to replace.
-func (t *termSession) question(ctx context.Context, p *promptState, fi frameInfo) error {
+// run asks the set until it is answered, cancelled, or ctx ends; the
+// last frame is left on the screen for the caller to replace. Keys read
+// together are applied in turn, so keys typed quickly after the one that
+// answers a question go to the next.
+func (t *termSession) run(ctx context.Context, set *setState) error {
 	deadline, bounded := ctx.Deadline()
 	redraw := func() error {
-		fi.width, fi.height = t.size()
-		fi.left = -1
+		cols, rows := t.size()
+		left := time.Duration(-1)
 		if bounded {
-			fi.left = max(time.Until(deadline), 0)
+			left = max(time.Until(deadline), 0)
 		}
-		return t.scr.draw(p.frame(fi), fi.width, fi.height)
+		return t.scr.draw(set.frame(cols, rows, left), cols, rows)
 	}
 	if err := redraw(); err != nil {
 		return err
@@ -127,13 +133,11 @@ func (t *termSession) question(ctx context.Context, p *promptState, fi frameInfo
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	var escTimer <-chan time.Time
-	keys := t.ahead
-	t.ahead = nil
+	var keys []key
 	for {
-		for i, k := range keys {
-			switch p.handle(k) {
+		for _, k := range keys {
+			switch set.handle(k) {
 			case doneAnswered:
-				t.ahead = keys[i+1:]
 				return nil
 			case doneCancelled:
 				return fmt.Errorf("%w at the terminal (%s)", ask.ErrCancelled, keyName(k))

@@ -35,26 +35,51 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 	width, _ := termSize(s.out)
 	discardTypeahead(int(in.Fd()))
 	p := &plainPrompt{in: in, out: s.out, width: max(width-1, minWidth)}
-	answers := make([]ask.Answer, 0, len(req.Questions))
-	for i := range req.Questions {
+	answers := make([]ask.Answer, len(req.Questions))
+	for i := 0; i < len(req.Questions); {
 		a, err := p.question(ctx, req, i)
+		if errors.Is(err, errBack) {
+			i--
+			continue
+		}
 		if err != nil {
 			p.println("")
 			if cerr := ask.CtxErr(ctx); cerr != nil {
+				s.sayPlainWonElsewhere(ctx, p)
 				return nil, cerr
 			}
 			return nil, err
 		}
+		if i == len(req.Questions)-1 && !claimAnswer(ctx) {
+			// Another frontend of a race answered a moment before.
+			s.sayPlainWonElsewhere(ctx, p)
+			return nil, ask.CtxErr(ctx)
+		}
 		a.AnsweredAt = time.Now()
-		answers = append(answers, a)
+		answers[i] = a
 		if !s.NoSummary {
 			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
 				p.println(l.plain())
 			}
 		}
+		i++
 	}
 	return answers, nil
 }
+
+// sayPlainWonElsewhere is sayWonElsewhere for the plain prompt.
+func (s *Survey) sayPlainWonElsewhere(ctx context.Context, p *plainPrompt) {
+	where, answers, ok := wonElsewhere(ctx)
+	if !ok || s.NoSummary {
+		return
+	}
+	for _, l := range wonLines(where, answers, p.width) {
+		p.println(l.plain())
+	}
+}
+
+// errBack is "<" typed at a question: go back to the one before.
+var errBack = errors.New("back to the previous question")
 
 // question shows question i of req and reads answers until one is valid.
 func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask.Answer, error) {
@@ -90,14 +115,20 @@ func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask
 	p.print(b.String())
 	detail := ask.DisplayBlock(req.Detail)
 	for {
-		p.print(p.instructions(ctx, st, detail != ""))
+		p.print(p.instructions(ctx, st, detail != "", i > 0))
 		s, err := p.readLine()
 		if err != nil {
 			return ask.Answer{}, err
 		}
 		s = strings.TrimSpace(s)
-		if s == "?" && detail != "" {
+		switch {
+		case s == "?" && detail != "":
 			p.say(detail)
+			continue
+		case s == "<" && i > 0:
+			return ask.Answer{}, errBack
+		case s == "<":
+			p.say("there is no question before this one")
 			continue
 		}
 		a, problem, err := p.parse(st, s)
@@ -111,12 +142,19 @@ func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask
 	}
 }
 
-// instructions says how to answer, with the time left under a deadline.
-func (p *plainPrompt) instructions(ctx context.Context, st *promptState, detail bool) string {
+// instructions says how to answer, what Enter alone takes, and the
+// time left under a deadline.
+func (p *plainPrompt) instructions(ctx context.Context, st *promptState, detail, back bool) string {
 	n := len(st.entries)
 	s := fmt.Sprintf("Type a number (1-%d), or your own answer", n)
 	if st.q.MultiSelect {
 		s = "Type the numbers you choose (e.g. 1 3), none, or your own answer"
+	}
+	if i, ok := plainDefault(st); ok {
+		s += fmt.Sprintf("; Enter for %d, %s (Recommended)", i+1, st.entries[i].label)
+	}
+	if back {
+		s += "; < goes back"
 	}
 	if detail {
 		s += "; ? shows the full input"
@@ -139,7 +177,7 @@ func (p *plainPrompt) parse(st *promptState, s string) (a ask.Answer, problem st
 	n := len(st.entries)
 	st.checked, st.otherText = make([]bool, n), ""
 	if s == "" {
-		return a, fmt.Sprintf("type a number from 1 to %d, or your own answer; ctrl+c cancels", n), nil
+		return p.empty(st)
 	}
 	if st.q.MultiSelect && strings.EqualFold(s, "none") {
 		a, err = st.answer() // nothing is ticked: skipped
@@ -172,6 +210,33 @@ func (p *plainPrompt) parse(st *promptState, s string) (a ask.Answer, problem st
 	}
 	a, err = st.answer()
 	return a, "", err
+}
+
+// plainDefault is the option Enter alone takes: the recommended option
+// of a single select, as the full prompt's cursor starts on it. A
+// multi-select has none: its ticks are always the person's own.
+func plainDefault(st *promptState) (int, bool) {
+	rec := st.q.Recommended()
+	if st.q.MultiSelect || len(rec) == 0 {
+		return 0, false
+	}
+	return rec[0], true
+}
+
+// empty is an empty line: the default where there is one (named in the
+// instructions), else a problem saying why it does not answer.
+func (p *plainPrompt) empty(st *promptState) (ask.Answer, string, error) {
+	n := len(st.entries)
+	i, ok := plainDefault(st)
+	switch {
+	case ok:
+		st.checked[i] = true
+		a, err := st.answer()
+		return a, "", err
+	case st.q.MultiSelect:
+		return ask.Answer{}, "type the numbers you choose, or none, or your own answer; ctrl+c cancels", nil
+	}
+	return ask.Answer{}, fmt.Sprintf("no option is recommended, so Enter alone does not answer: type a number from 1 to %d, or your own answer; ctrl+c cancels", n), nil
 }
 
 // numbers reads "1 3", "1,3" or "2": ok is false when s is not only

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -30,6 +31,9 @@ const (
 // the terminal: keys go in, and out comes whether the question is
 // answered, cancelled, or still open. Options are chosen by index, so the
 // answer names the option's own label whatever its display looked like.
+// Nothing the person typed is thrown away by a key that only moves them
+// elsewhere: the "Other" text outlives Esc and a move to another
+// question, and comes back in the field, ready to edit.
 type promptState struct {
 	q       ask.Question
 	entries []choice
@@ -37,10 +41,16 @@ type promptState struct {
 	checked []bool
 	filter  string
 	mode    promptMode
-	// text is the "Other" field being typed; otherText is what it was
-	// set to (multi-select, where the list stays open after it).
-	text, otherText string
-	problem         string // a short message about the last key, shown once
+	// field is the "Other" text being typed; otherText is the answer it
+	// was confirmed as (the list stays open after it in a multi-select,
+	// and a set can come back to the question).
+	field     textField
+	otherText string
+	// askNone: Enter was pressed on a multi-select with nothing ticked,
+	// and the prompt asks whether that is meant; noneChosen: it was
+	// (y), so the question is answered with nothing.
+	askNone, noneChosen bool
+	problem             string // a short message about the last key, shown once
 	// hasDetail: there is more to show in the detail view than the
 	// question as the list shows it.
 	hasDetail bool
@@ -114,13 +124,48 @@ func (p *promptState) handle(k key) outcome {
 		p.handleDetail(k)
 		return keepAsking
 	}
+	if p.askNone {
+		p.askNone = false
+		switch {
+		case k.kind == kRune && (k.r == 'y' || k.r == 'Y'):
+			p.noneChosen = true
+			return doneAnswered
+		case k.kind == kEsc, k.kind == kEnter, k.kind == kRune && (k.r == 'n' || k.r == 'N'):
+			return keepAsking // no (the default): back to the list
+		}
+		// Any other key does its own work in the list.
+	}
 	return p.handleList(k)
 }
+
+// answered reports whether the question has an answer: a pick, ticks,
+// or (multi-select) nothing, chosen deliberately.
+func (p *promptState) answered() bool {
+	return slices.Contains(p.checked, true) || p.noneChosen
+}
+
+// leave is the question being left for another of the set: an open text
+// field closes as Esc closes it, keeping its text.
+func (p *promptState) leave() {
+	if p.mode == modeText {
+		p.closeText()
+	}
+	p.mode, p.askNone = modeList, false
+}
+
+// showsDetail reports whether there is more to show than the list shows:
+// an approval's whole input, or a question cut to fit the screen.
+func (p *promptState) showsDetail() bool { return p.hasDetail || p.truncated }
 
 func (p *promptState) handleList(k key) outcome {
 	vis, noMatch := p.visible()
 	switch k.kind {
 	case kEsc:
+		if p.filter != "" {
+			// A filter goes first, as in fzf and gum; the next Esc cancels.
+			p.setFilter("")
+			return keepAsking
+		}
 		return doneCancelled
 	case kUp, kDown:
 		p.move(vis, k.kind == kDown)
@@ -129,7 +174,7 @@ func (p *promptState) handleList(k key) outcome {
 	case kEnd:
 		p.focus = vis[len(vis)-1]
 	case kTab:
-		if p.hasDetail || p.truncated {
+		if p.showsDetail() {
 			p.mode, p.detailTop = modeDetail, 0
 		}
 	case kBackspace:
@@ -139,20 +184,11 @@ func (p *promptState) handleList(k key) outcome {
 	case kCtrlW:
 		p.setFilter(dropLastWord(p.filter))
 	case kEnter:
-		if noMatch {
-			// The typed text is the answer, through "Other".
-			return p.takeOther(ask.CleanFreeText(p.filter))
-		}
-		if !p.q.MultiSelect {
-			return p.pick(p.focus)
-		}
-		if p.checked[p.otherIndex()] && p.otherText == "" {
-			p.openText()
-			return keepAsking
-		}
-		return doneAnswered
+		return p.enter(noMatch)
 	case kRune:
 		switch {
+		case k.r == '?' && p.filter == "" && p.showsDetail():
+			p.mode, p.detailTop = modeDetail, 0
 		case k.r >= '1' && k.r <= '9':
 			i := int(k.r - '1')
 			if i >= len(p.entries) {
@@ -173,6 +209,28 @@ func (p *promptState) handleList(k key) outcome {
 		}
 	}
 	return keepAsking
+}
+
+// enter is Enter in the list: a single select picks the focused choice,
+// a multi-select confirms its ticks. With nothing ticked it asks first:
+// Enter taking the option under the cursor, as gum and fzf do, would
+// put a tick the person never made (the cursor starts on the first
+// option), and "(none)" stays one deliberate key away (y).
+func (p *promptState) enter(noMatch bool) outcome {
+	switch {
+	case noMatch:
+		// The typed text is the answer, through "Other".
+		return p.takeOther(ask.CleanFreeText(p.filter))
+	case !p.q.MultiSelect:
+		return p.pick(p.focus)
+	case p.checked[p.otherIndex()] && p.otherText == "":
+		p.openText()
+		return keepAsking
+	case !slices.Contains(p.checked, true):
+		p.askNone = true
+		return keepAsking
+	}
+	return doneAnswered
 }
 
 // move moves the focus to the next (or previous) visible choice, wrapping.
@@ -215,13 +273,16 @@ func (p *promptState) pick(i int) outcome {
 	}
 	p.checked = make([]bool, len(p.entries))
 	p.checked[i] = true
+	p.otherText = "" // the field keeps it, should they come back to Other
 	return doneAnswered
 }
 
 // toggle ticks or unticks choice i of a multi-select. Ticking "Other"
-// opens its text field; unticking it forgets the text.
+// opens its text field; unticking it takes its text out of the answer
+// (the field keeps it).
 func (p *promptState) toggle(i int) {
 	p.checked[i] = !p.checked[i]
+	p.noneChosen = false
 	if p.entries[i].other {
 		if p.checked[i] {
 			p.openText()
@@ -231,71 +292,14 @@ func (p *promptState) toggle(i int) {
 	}
 }
 
-// openText opens the "Other" field, starting from the filter if one was
-// typed: it was the person's own words.
-func (p *promptState) openText() {
-	p.mode = modeText
-	p.focus = p.otherIndex()
-	if p.text == "" {
-		p.text = strings.TrimSpace(p.filter)
-	}
-}
-
-// takeOther answers with typed text as "Other".
-func (p *promptState) takeOther(s string) outcome {
-	if s == "" {
-		p.problem = "type an answer, or press esc to go back to the list"
-		return keepAsking
-	}
-	p.otherText = s
-	p.checked[p.otherIndex()] = true
-	if !p.q.MultiSelect {
-		p.checked = make([]bool, len(p.entries))
-		p.checked[p.otherIndex()] = true
-	}
-	return doneAnswered
-}
-
-func (p *promptState) handleText(k key) outcome {
-	switch k.kind {
-	case kEsc:
-		// Back to the list; in a multi-select "Other" stays ticked only
-		// with text.
-		p.mode = modeList
-		p.text = ""
-		if p.otherText == "" {
-			p.checked[p.otherIndex()] = false
-		}
-	case kEnter:
-		s := ask.CleanFreeText(p.text)
-		if s == "" {
-			p.problem = "type an answer, or press esc to go back to the list"
-			return keepAsking
-		}
-		if !p.q.MultiSelect {
-			return p.takeOther(s)
-		}
-		p.otherText, p.text, p.mode = s, "", modeList
-		p.checked[p.otherIndex()] = true
-		p.setFilter("")
-	case kBackspace:
-		p.text = dropLastRune(p.text)
-	case kCtrlU:
-		p.text = ""
-	case kCtrlW:
-		p.text = dropLastWord(p.text)
-	case kRune:
-		if utf8.RuneCountInString(p.text) < ask.MaxFreeTextChars {
-			p.text += string(k.r)
-		}
-	}
-	return keepAsking
-}
-
 func (p *promptState) handleDetail(k key) {
 	switch k.kind {
 	case kEsc, kTab, kEnter:
 		p.mode = modeList
+	case kRune:
+		if k.r == '?' {
+			p.mode = modeList
+		}
 	case kUp:
 		p.detailTop--
 	case kDown:

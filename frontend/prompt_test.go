@@ -20,14 +20,16 @@ func TestKeyDecoder(t *testing.T) {
 		{"a sequence split between reads", []string{"\x1b", "[", "B"}, false, []key{{kind: kDown}}},
 		{"a lone esc, once nothing follows", []string{"\x1b"}, true, []key{{kind: kEsc}}},
 		{"esc esc", []string{"\x1b\x1b[A"}, false, []key{{kind: kEsc}, {kind: kUp}}},
-		{"unknown sequences are dropped whole", []string{"\x1b[1;5C\x1b[200~x"}, false, []key{{kind: kRune, r: 'x'}}},
+		{"unknown sequences are dropped whole", []string{"\x1b[1;5Q\x1b[200~x"}, false, []key{{kind: kRune, r: 'x'}}},
 		{"alt+letter is dropped", []string{"\x1bxy"}, false, []key{{kind: kRune, r: 'y'}}},
 		{"control keys", []string{"\x03\x04\x7f\x08\x15\x17\t\n"}, false,
 			[]key{{kind: kCtrlC}, {kind: kCtrlD}, {kind: kBackspace}, {kind: kBackspace}, {kind: kCtrlU}, {kind: kCtrlW}, {kind: kTab}, {kind: kEnter}}},
-		{"home end page", []string{"\x1b[H\x1b[F\x1b[5~\x1b[6~\x1b[1~\x1b[4~"}, false,
-			[]key{{kind: kHome}, {kind: kEnd}, {kind: kPageUp}, {kind: kPageDown}, {kind: kHome}, {kind: kEnd}}},
+		{"home end page", []string{"\x1b[H\x1b[F\x1b[5~\x1b[6~\x1b[1~\x1b[4~\x01\x05"}, false,
+			[]key{{kind: kHome}, {kind: kEnd}, {kind: kPageUp}, {kind: kPageDown}, {kind: kHome}, {kind: kEnd}, {kind: kHome}, {kind: kEnd}}},
+		{"left right shift+tab delete", []string{"\x1b[D\x1b[C\x1bOD\x1b[Z\x1b[3~"}, false,
+			[]key{{kind: kLeft}, {kind: kRight}, {kind: kLeft}, {kind: kShiftTab}, {kind: kDelete}}},
 		{"a rune split between reads", []string{"\xc3", "\xa9"}, false, []key{{kind: kRune, r: 'é'}}},
-		{"other control bytes are dropped", []string{"\x01\x02a"}, false, []key{{kind: kRune, r: 'a'}}},
+		{"other control bytes are dropped", []string{"\x02\x06a"}, false, []key{{kind: kRune, r: 'a'}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d keyDecoder
@@ -92,19 +94,9 @@ func TestFrameFits(t *testing.T) {
 			for _, focus := range []int{0, 2, 4} {
 				p := newPromptState(q, false)
 				p.focus = focus
-				fi := frameInfo{total: 2, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second}
-				frame := p.frame(fi)
-				var text []string
-				for _, l := range frame {
-					if l.width() >= max(cols, minWidth+1) {
-						t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
-					}
-					text = append(text, l.plain())
-				}
-				all := strings.Join(text, "\n")
-				if len(frame) > rows {
-					t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
-				}
+				fi := frameInfo{total: 4, header: q.Header, agent: "a sub-agent with a long description of its task", question: q.Question, width: cols, height: rows, left: 90 * time.Second,
+					tabs: []tab{{"Twelve chars", true}, {"Features", false}, {"Another one", false}, {"Last of four", true}}}
+				all := checkFrame(t, p.frame(fi), cols, rows)
 				for _, want := range []string{"Features", "Which", "❯ ☐ " + string(rune('1'+focus))} {
 					if !strings.Contains(all, want) {
 						t.Errorf("%dx%d focus %d: %q missing:\n%s", cols, rows, focus, want, all)
@@ -116,6 +108,48 @@ func TestFrameFits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReviewFits lays out the review of four long answers at many sizes:
+// never taller than the screen nor as wide as it, with the strip, the
+// title and the key to submit whenever there is room for them.
+func TestReviewFits(t *testing.T) {
+	q := longQuestion()
+	q.Header = "Twelve chars"
+	req := ask.Request{ID: "r", Questions: []ask.Question{q, q, q, q}}
+	for cols := 20; cols <= 120; cols += 7 {
+		for rows := 8; rows <= 40; rows += 3 {
+			set := newSetState(req)
+			for _, p := range set.qs {
+				p.takeOther(strings.Repeat("a long typed answer ", 20))
+			}
+			set.show(len(set.qs))
+			all := checkFrame(t, set.frame(cols, rows, 90*time.Second), cols, rows)
+			for _, want := range []string{"Submit", "Review your answers", "1. Twelve chars:", "enter"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("%dx%d: %q missing:\n%s", cols, rows, want, all)
+				}
+			}
+		}
+	}
+}
+
+// checkFrame requires a frame for a cols × rows screen to be no taller
+// than the screen and to leave its last column free, and returns its
+// text.
+func checkFrame(t *testing.T, frame []line, cols, rows int) string {
+	t.Helper()
+	var text []string
+	for _, l := range frame {
+		if l.width() >= max(cols, minWidth+1) {
+			t.Errorf("%dx%d: line %q is too wide", cols, rows, l.plain())
+		}
+		text = append(text, l.plain())
+	}
+	if len(frame) > rows {
+		t.Errorf("%dx%d: %d lines", cols, rows, len(frame))
+	}
+	return strings.Join(text, "\n")
 }
 
 func TestFormatLeft(t *testing.T) {
@@ -143,6 +177,18 @@ func TestPromptNeverAnswersUnasked(t *testing.T) {
 		if got := p.handle(k); got != keepAsking {
 			t.Errorf("key %+v answered or cancelled: %v", k, got)
 		}
+	}
+	// Enter alone never answers a multi-select: with nothing ticked it
+	// asks first.
+	p = newPromptState(featuresQuestion(), false)
+	if got := p.handle(key{kind: kEnter}); got != keepAsking {
+		t.Errorf("enter with nothing ticked: outcome %v, want still asking", got)
+	}
+	// Esc with a filter clears the filter.
+	p = newPromptState(q, false)
+	p.handle(key{kind: kRune, r: 'x'})
+	if got := p.handle(key{kind: kEsc}); got != keepAsking || p.filter != "" {
+		t.Errorf("esc with a filter: outcome %v, filter %q; want still asking, no filter", got, p.filter)
 	}
 	var _ = ask.SourcePerson
 }

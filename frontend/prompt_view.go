@@ -40,12 +40,21 @@ const minWidth = 20
 
 // frameInfo is what a frame shows besides the question's own state.
 type frameInfo struct {
-	index, total  int    // "Question i of n"
+	index, total  int    // "Question i of n"; index == total is the review
 	header, agent string // shown, already made safe
 	question      string // made safe, line breaks kept
 	detail        string // made safe; "" when there is none
+	// tabs are the set's questions for the tab strip, when it has more
+	// than one.
+	tabs          []tab
 	width, height int
 	left          time.Duration // time left to answer; <0 when unbounded
+}
+
+// tab is one question of a set on the tab strip.
+type tab struct {
+	header   string // shown, already made safe
+	answered bool
 }
 
 // frame lays out the question for a screen of fi.width × fi.height: no
@@ -72,15 +81,19 @@ func (p *promptState) frame(fi frameInfo) []line {
 func (p *promptState) layout(fi frameInfo) (out []line, cut bool) {
 	w := max(fi.width-1, minWidth)
 	head := headLines(fi, w)
+	keys := p.footerKeys(fi)
+	footer := footerLines(keys, fi.left, w)
 	if p.mode == modeDetail {
-		return p.detailFrame(fi, w, head, p.footer(fi, w)), false
+		return p.detailFrame(fi, w, head, footer), false
 	}
-	footer := p.footer(fi, w)
 	var status, field []line
 	if p.mode == modeList {
 		status = p.filterLine(w)
 	} else {
 		field = p.textField(w)
+	}
+	if p.askNone {
+		status = append(status, wrapText("Submit with nothing selected? y/N", warnSGR, w, nil, nil)...)
 	}
 	if p.problem != "" {
 		status = append(status, wrapText(p.problem, errorSGR, w, nil, nil)...)
@@ -90,14 +103,14 @@ func (p *promptState) layout(fi frameInfo) (out []line, cut bool) {
 	minList := 0
 	if p.mode == modeList {
 		full = p.list(w, int(^uint(0)>>1))
-		minList = min(3, len(full))
+		// The list in three rows, or a little more when the focused
+		// label wraps: the least of it shown.
+		minList = len(p.list(w, min(3, len(full))))
 	}
 	room := fi.height - len(head) - len(field) - len(status) - len(footer)
 	// On a tiny screen the footer gives way too, down to one line.
 	if short := 1 + minList - room; short > 0 && len(footer) > 1 {
-		keep := max(len(footer)-short, 1)
-		footer = footer[:keep]
-		footer[keep-1] = truncate(append(footer[keep-1], seg{" …", mutedSGR}), w)
+		footer = shortFooter(keys, fi.left, w, max(len(footer)-short, 1))
 		room = fi.height - len(head) - len(field) - len(status) - len(footer)
 	}
 	if keep := max(room-minList, 1); len(question) > keep {
@@ -134,31 +147,6 @@ func (p *promptState) layout(fi frameInfo) (out []line, cut bool) {
 	return out, cut
 }
 
-// headLines are the header chip, "Question i of n" and who asks.
-func headLines(fi frameInfo, w int) []line {
-	var head line
-	if fi.header != "" {
-		head = line{{strings.ReplaceAll("╭─ "+fi.header+" ─╮", " ", nbsp), chipSGR}}
-	}
-	if fi.total > 1 {
-		progress := fmt.Sprintf("Question%s%d%sof%s%d", nbsp, fi.index+1, nbsp, nbsp, fi.total)
-		if head != nil {
-			head = append(head, seg{"  ", ""})
-		}
-		head = append(head, seg{progress, mutedSGR})
-	}
-	var out []line
-	if head != nil {
-		out = wrapLine(head, w, nil, nil)
-	}
-	if fi.agent != "" {
-		// One line: a sub-agent's description can be long, and the
-		// question matters more.
-		out = append(out, truncate(line{{"asked by sub-agent: " + fi.agent, mutedSGR}}, w))
-	}
-	return out
-}
-
 // entryLines draws one choice: the label line(s), and the description
 // under it when withDesc.
 func (p *promptState) entryLines(i int, w int, withDesc bool) []line {
@@ -176,7 +164,9 @@ func (p *promptState) entryLines(i int, w int, withDesc bool) []line {
 		mark = markChecked
 	case p.q.MultiSelect:
 		mark = markBox
-	case focused:
+	case p.checked[i], focused && !p.answered():
+		// A single select answered earlier (the set came back to it)
+		// shows its pick, wherever the cursor is.
 		mark = markFocus
 	}
 	prefix = append(prefix, seg{mark, primarySGR}, seg{fmt.Sprintf(" %d. ", i+1), mutedSGR})
@@ -270,46 +260,11 @@ func (p *promptState) filterLine(w int) []line {
 	return wrapLine([]seg{{"filter: ", mutedSGR}, {f, ""}}, w, nil, nil)
 }
 
-// textField draws the "Other" field with a block for the cursor.
+// textField draws the "Other" field with a block for the cursor, where
+// the next character typed goes.
 func (p *promptState) textField(w int) []line {
-	return wrapLine([]seg{{"Please specify:", primarySGR}, {" " + ask.Display(p.text) + "█", ""}}, w, nil, nil)
-}
-
-// footer lists the keys that work now, and the time left.
-func (p *promptState) footer(fi frameInfo, w int) []line {
-	n := len(p.entries)
-	var keys []string
-	switch {
-	case p.mode == modeText:
-		keys = []string{"enter confirm", "esc back to the list", "ctrl+c cancel"}
-	case p.mode == modeDetail:
-		keys = []string{"↑↓ scroll", "tab back"}
-	case p.q.MultiSelect:
-		keys = []string{"↑↓ move", fmt.Sprintf("1-%d toggle", n), "space toggle", "enter confirm", "esc cancel"}
-	default:
-		keys = []string{"↑↓ move", fmt.Sprintf("1-%d pick", n), "enter select", "esc cancel"}
-	}
-	if p.mode == modeList && fi.detail != "" {
-		keys = append(keys, "tab full input")
-	} else if p.mode == modeList && p.truncated {
-		keys = append(keys, "tab whole question")
-	}
-	var pieces []seg
-	if fi.left >= 0 {
-		sgr := mutedSGR
-		if fi.left < time.Minute {
-			sgr = warnSGR
-		}
-		pieces = append(pieces, seg{formatLeft(fi.left) + nbsp + "left", sgr}, seg{" • ", mutedSGR})
-	}
-	// Key hints break between items, never inside one.
-	for i, k := range keys {
-		if i > 0 {
-			pieces = append(pieces, seg{" • ", mutedSGR})
-		}
-		pieces = append(pieces, seg{strings.ReplaceAll(k, " ", nbsp), mutedSGR})
-	}
-	return wrapLine(pieces, w, nil, nil)
+	before, after := p.field.split()
+	return wrapLine([]seg{{"Please specify:", primarySGR}, {" " + ask.Display(before) + "█" + ask.Display(after), ""}}, w, nil, nil)
 }
 
 // detailFrame shows the whole question and its detail, scrolled.
@@ -325,31 +280,13 @@ func (p *promptState) detailFrame(fi frameInfo, w int, head, footer []line) []li
 	end := min(top+room, len(all))
 	// The "more" lines are always there, blank when there is no more,
 	// so the text does not jump as it scrolls.
-	more := func(n int, arrow string) line {
-		if n == 0 {
-			return nil
-		}
-		return styled(fmt.Sprintf("  %s %d more", arrow, n), mutedSGR)
-	}
 	out := append([]line{}, head...)
-	out = append(out, more(top, "↑"))
+	out = append(out, moreLine("↑", top))
 	out = append(out, all[top:end]...)
-	out = append(out, more(len(all)-end, "↓"))
+	out = append(out, moreLine("↓", len(all)-end))
 	out = append(out, footer...)
 	if len(out) > fi.height {
 		out = out[:fi.height]
 	}
 	return out
-}
-
-// formatLeft shows a time left to the second, rounded up: "4m59s", "9s".
-func formatLeft(d time.Duration) string {
-	s := int((d + time.Second - 1) / time.Second)
-	switch {
-	case s >= 3600:
-		return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
-	case s >= 60:
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
-	}
-	return fmt.Sprintf("%ds", s)
 }

@@ -28,6 +28,11 @@ type Racer struct {
 // terminal cancels, a deferral defers. When every frontend drops out, the
 // error wraps ask.ErrNoAnswer and says why each could not.
 //
+// The first answer is the first one claimed: a frontend that shows its
+// answer as given (the terminal's confirmation line) claims the set
+// before it does, and one that finds it claimed shows what won instead
+// (see raceState).
+//
 // A Race is Concurrent when any of its frontends is: sets are offered to
 // the concurrent ones as they come, and queue, one at a time, for each of
 // the others, so a web page shows every open set while the terminal asks
@@ -87,10 +92,14 @@ func (r *Race) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	st := &raceState{winner: -1, cancel: cancel}
+	for _, x := range r.racers {
+		st.names = append(st.names, x.Name)
+	}
 	results := make(chan raceResult, len(r.racers))
 	for i := range r.racers {
 		go func() {
-			a, err := r.racers[i].ask(rctx, req)
+			a, err := r.racers[i].ask(withSeat(rctx, st, i), req)
 			results <- raceResult{i: i, answers: a, err: err}
 		}()
 	}
@@ -104,13 +113,17 @@ func (r *Race) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 		name := r.racers[res.i].Name
 		switch {
 		case res.err == nil:
-			won = &res
-			cancel(fmt.Errorf("answered through %s", name))
+			// A frontend that claimed the set first wins it, even if
+			// another's answers reach this loop before its own.
+			if st.decide(res.i, res.answers, fmt.Errorf("answered through %s", name)) {
+				won = &res
+			}
 		case errors.Is(res.err, ask.ErrNoAnswer) && ctx.Err() == nil:
 			dropped[res.i] = name + ": " + strings.TrimPrefix(res.err.Error(), ask.ErrNoAnswer.Error()+": ")
 		default:
-			won = &res
-			cancel(fmt.Errorf("given up through %s: %w", name, res.err))
+			if st.decide(res.i, nil, fmt.Errorf("given up through %s: %w", name, res.err)) {
+				won = &res
+			}
 		}
 	}
 	switch {

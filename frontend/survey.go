@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/AlecAivazis/survey/v2/terminal"
 
@@ -18,11 +17,20 @@ import (
 // has more than one, who asks (a sub-agent), the question, and every option
 // numbered with its description indented under it, plus "Other" for free
 // text; a footer lists the keys that work and, under a deadline, the time
-// left. When a question is answered its frame gives way to a confirmation
-// line ("✔ Header: answer"). Every answer is marked ask.SourcePerson: a
-// person chose it with the keys; no key answers without the person
-// choosing (Ctrl+D and Esc cancel). A Survey asks one set at a time:
-// there is one terminal.
+// left. A set of several questions has a tab strip showing which are
+// answered; ←/→ and Tab/Shift+Tab move between them, keeping every answer,
+// and after the last comes a review where Enter submits the set (a set of
+// one is answered by its pick, as in Claude Code). Once the set is
+// submitted its frame gives way to one confirmation line per question
+// ("✔ Header: answer"). Every answer is marked ask.SourcePerson: a person
+// chose it with the keys; no key answers without the person choosing
+// (Ctrl+D, Ctrl+C and Esc with nothing left to close cancel). A Survey asks
+// one set at a time: there is one terminal.
+//
+// In a Race, the confirmation lines are printed only once the set is
+// claimed (claimAnswer): when another frontend answered first, the
+// terminal says so and shows that answer instead ("Answered in the
+// browser:").
 //
 // The prompt is our own (prompt_*.go, term_*.go): survey/v2's prompts read
 // digits into their filter, treat Esc as a vim-mode switch, redraw by
@@ -35,7 +43,8 @@ import (
 //
 // Plain mode (Plain, or a terminal that cannot be put in raw mode) writes
 // no escape sequence at all: numbered lines, and the answer typed as a
-// line.
+// line; an empty line takes a single select's recommended option, which
+// the prompt names, and "<" goes back a question.
 type Survey struct {
 	in, out *os.File
 
@@ -61,10 +70,10 @@ func NewSurvey(in, out *os.File) *Survey {
 // textWidth is how many terminal cells s takes.
 func textWidth(s string) int { return terminal.StringWidth(s) }
 
-// Ask puts each question of req to the person in turn. Ctrl+C, Ctrl+D
-// and Esc (in a list) return an error wrapping ask.ErrCancelled; when ctx
-// ends while a prompt is open, the prompt is withdrawn, the terminal
-// restored and ask.CtxErr(ctx) returned.
+// Ask puts the questions of req to the person. Ctrl+C, Ctrl+D and Esc
+// (in a list with no filter) return an error wrapping ask.ErrCancelled;
+// when ctx ends while a prompt is open, the prompt is withdrawn, the
+// terminal restored and ask.CtxErr(ctx) returned.
 func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if err := ask.CtxErr(ctx); err != nil {
 		return nil, err
@@ -83,32 +92,57 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 		return nil, err
 	}
 	defer end()
-	answers := make([]ask.Answer, 0, len(req.Questions))
-	for i, q := range req.Questions {
-		p := newPromptState(q, req.Detail != "")
-		fi := frameInfo{index: i, total: len(req.Questions), header: ask.Display(q.Header), agent: ask.Display(req.Agent),
-			question: ask.DisplayBlock(q.Question), detail: ask.DisplayBlock(req.Detail)}
-		if err := t.question(ctx, p, fi); err != nil {
-			_ = t.scr.withdraw()
-			return nil, err
-		}
-		a, err := p.answer()
-		if err != nil {
-			_ = t.scr.withdraw()
-			return nil, err
-		}
-		a.AnsweredAt = time.Now()
-		answers = append(answers, a)
-		var confirm []line
-		if !s.NoSummary {
-			cols, _ := t.size()
-			confirm = wrapLine(confirmation(a), max(cols-1, minWidth), nil, line{{"  ", ""}})
-		}
-		if err := t.scr.print(confirm); err != nil {
-			return nil, fmt.Errorf("terminal prompt: %w", err)
+	set := newSetState(req)
+	if err := t.run(ctx, set); err != nil {
+		_ = t.scr.withdraw()
+		s.sayWonElsewhere(ctx, &t.scr, t.width())
+		return nil, err
+	}
+	answers, err := set.answers()
+	if err != nil {
+		_ = t.scr.withdraw()
+		return nil, err
+	}
+	if !claimAnswer(ctx) {
+		// Another frontend of a race answered a moment before the
+		// person did here: its answers stand, and the terminal says so.
+		_ = t.scr.withdraw()
+		s.sayWonElsewhere(ctx, &t.scr, t.width())
+		return nil, ask.CtxErr(ctx)
+	}
+	var confirm []line
+	if !s.NoSummary {
+		for _, a := range answers {
+			confirm = append(confirm, wrapLine(confirmation(a), t.width(), nil, line{{"  ", ""}})...)
 		}
 	}
+	if err := t.scr.print(confirm); err != nil {
+		return nil, fmt.Errorf("terminal prompt: %w", err)
+	}
 	return answers, nil
+}
+
+// sayWonElsewhere, when another frontend of a race answered the set,
+// prints where and what, for the person who was asked here too:
+//
+//	Answered in the browser:
+//	  ✔ Database: SQLite
+func (s *Survey) sayWonElsewhere(ctx context.Context, scr *screen, width int) {
+	where, answers, ok := wonElsewhere(ctx)
+	if !ok || s.NoSummary {
+		return
+	}
+	_ = scr.print(wonLines(where, answers, width))
+}
+
+// wonLines are sayWonElsewhere's lines, for a screen width cells wide.
+func wonLines(where string, answers []ask.Answer, width int) []line {
+	out := wrapText("Answered "+where+":", "", width, nil, nil)
+	indent := line{{"  ", ""}}
+	for _, a := range answers {
+		out = append(out, wrapLine(confirmation(a), width, indent, line{{"    ", ""}})...)
+	}
+	return out
 }
 
 // color decides colouring: Color when set, else the environment.
@@ -128,11 +162,17 @@ func (s *Survey) color() bool {
 //	✔ Package Mgr: bun (typed)
 //	✔ Features: (none)
 func confirmation(a ask.Answer) line {
+	return append(line{{"✔", okSGR}, {" ", ""}}, answerSegs(a)...)
+}
+
+// answerSegs is an answer in one line, as the confirmation and the
+// review show it: "Database: PostgreSQL".
+func answerSegs(a ask.Answer) line {
 	name := ask.Display(a.Header)
 	if name == "" {
 		name = ask.Display(a.Question)
 	}
-	l := line{{"✔", okSGR}, {" ", ""}, {name + ":", boldSGR}}
+	l := line{{name + ":", boldSGR}}
 	if a.Skipped {
 		return append(l, seg{" (none)", mutedSGR})
 	}

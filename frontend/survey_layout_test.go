@@ -11,8 +11,9 @@ import (
 	"github.com/askuser/askuser/ask"
 )
 
-// TestSurveyLayout draws the seed's single select at 80 and 40 columns,
-// without colour, and compares the whole screen.
+// TestSurveyLayout draws the seed's single select, the first of a set of
+// two, at 80 and 40 columns, without colour, and compares the whole
+// screen.
 func TestSurveyLayout(t *testing.T) {
 	q := ask.Question{
 		Question: "Which authentication method should we use? The API is used by browsers and by the mobile app.",
@@ -28,6 +29,7 @@ func TestSurveyLayout(t *testing.T) {
 		want string
 	}{
 		{wide, `
+☐ Auth Method  ☐ Database  Submit
 ╭─ Auth Method ─╮  Question 1 of 2
 Which authentication method should we use? The API is used by browsers and by
 the mobile app.
@@ -41,8 +43,9 @@ the mobile app.
   ○ 4. Other
        Type your own answer
 
-↑↓ move • 1-4 pick • enter select • esc cancel`},
+↑↓ move • ←→ question • 1-4 pick • enter select • esc cancel`},
 		{narrow, `
+☐ Auth Method  ☐ Database  Submit
 ╭─ Auth Method ─╮  Question 1 of 2
 Which authentication method should we
 use? The API is used by browsers and by
@@ -58,21 +61,20 @@ the mobile app.
   ○ 4. Other
        Type your own answer
 
-↑↓ move • 1-4 pick • enter select •
-esc cancel`},
+↑↓ move • ←→ question • 1-4 pick •
+enter select • esc cancel`},
 		{short, `
+☐ Auth Method  ☐ Database  Submit
 ╭─ Auth Method ─╮  Question 1 of 2
 Which authentication method should we
 use? The API is used by browsers and by
 the mobile app.
 ❯ ● 1. OAuth 2.0 (Recommended)
-       Industry standard, supports
-       social login
   ○ 2. JWT
   ○ 3. Session-based
   ○ 4. Other
-↑↓ move • 1-4 pick • enter select •
-esc cancel`},
+↑↓ move • ←→ question • 1-4 pick •
+enter select • esc cancel`},
 	} {
 		t.Run(sizeName(tc.sz), func(t *testing.T) {
 			t.Parallel()

@@ -19,6 +19,8 @@ func plain(s *Survey) { s.Plain = true }
 // the terminal's own line mode, and not one escape sequence.
 func TestSurveyPlain(t *testing.T) {
 	db, feat := databaseQuestion(), featuresQuestion()
+	noDefault := ask.Question{Question: "Which package manager?", Header: "Packages",
+		Options: []ask.Option{{Label: "npm", Description: "Comes with Node"}, {Label: "Yarn", Description: "Workspaces"}}}
 	for _, tc := range []struct {
 		name   string
 		q      ask.Question
@@ -30,7 +32,10 @@ func TestSurveyPlain(t *testing.T) {
 		{"a label", db, []string{"postgresql"}, person(db, []string{"PostgreSQL"}, ""), ""},
 		{"Other by number", db, []string{"4", "", "CockroachDB"}, person(db, nil, "CockroachDB"), "an answer is needed"},
 		{"own words", db, []string{"  Cockroach DB  "}, person(db, nil, "Cockroach DB"), ""},
-		{"an empty line is asked again", db, []string{"", "1"}, person(db, []string{"MongoDB"}, ""), "type a number from 1 to 4"},
+		{"an empty line takes the recommended option", db, []string{""}, person(db, []string{"PostgreSQL"}, ""), "Enter for 2, PostgreSQL (Recommended)"},
+		{"an empty line without a recommended option is asked again", noDefault, []string{"", "2"}, person(noDefault, []string{"Yarn"}, ""),
+			"no option is recommended, so Enter alone does not answer: type a number from 1 to 3"},
+		{"an empty line in a multi-select is asked again", feat, []string{"", "none"}, person(feat, nil, ""), "type the numbers you choose, or none"},
 		{"a number out of range", db, []string{"9", "2"}, person(db, []string{"PostgreSQL"}, ""), "no option 9"},
 		{"one number in a single select", db, []string{"1 2", "2"}, person(db, []string{"PostgreSQL"}, ""), "choose one"},
 		{"numbers", feat, []string{"4, 1"}, person(feat, []string{"TypeScript", "Tailwind CSS"}, ""), ""},
@@ -60,7 +65,8 @@ func TestSurveyPlain(t *testing.T) {
 					t.Errorf("the plain prompt lacks %q:\n%s", s, r.tm.Screen.Dump())
 				}
 			}
-			if tc.notice != "" && !strings.Contains(screen, tc.notice) {
+			// (Wrapped to the terminal's width.)
+			if tc.notice != "" && !strings.Contains(strings.ReplaceAll(screen, "\n", " "), tc.notice) {
 				t.Errorf("the plain prompt never said %q:\n%s", tc.notice, r.tm.Screen.Dump())
 			}
 			if raw := r.tm.Screen.Raw(); strings.Contains(raw, "\x1b") {
@@ -142,5 +148,31 @@ func TestSurveyNoRawMode(t *testing.T) {
 	tm.Close()
 	if raw := tm.Screen.Raw(); strings.Contains(raw, "\x1b") {
 		t.Errorf("the fallback wrote escape sequences: %q", raw)
+	}
+}
+
+// TestSurveyPlainBack: "<" at a question goes back to the one before,
+// which is asked again; at the first question it says there is none.
+func TestSurveyPlainBack(t *testing.T) {
+	req := twoQuestions()
+	r := startSurvey(t, wide, req, plain)
+	for _, l := range []string{"<", "1", "<", "3", "1"} {
+		r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
+		r.tm.Send(l + "\r")
+	}
+	res := r.finish()
+	if res.err != nil {
+		t.Fatalf("Ask: %v\nscreen:\n%s", res.err, r.tm.Screen.Dump())
+	}
+	checkAnswers(t, res.answers, person(req.Questions[0], []string{"SQLite"}, ""), person(req.Questions[1], []string{"TypeScript"}, ""))
+	// Everything written, what scrolled away included.
+	screen := strings.Join(append(r.tm.Screen.Scrollback(), r.tm.Screen.Lines()...), "\n")
+	for _, want := range []string{"there is no question before this one", "< goes back", "✔ Database: MongoDB", "✔ Database: SQLite", "✔ Features: TypeScript"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the plain prompt never said %q:\n%s", want, r.tm.Screen.Dump())
+		}
+	}
+	if n := strings.Count(screen, "[Database]"); n != 2 {
+		t.Errorf("the first question was shown %d times, want twice (asked again after <)", n)
 	}
 }

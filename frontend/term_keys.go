@@ -12,12 +12,16 @@ const (
 	kRune      keyKind = iota // a printable character (key.r)
 	kUp                       // ↑, ctrl+p
 	kDown                     // ↓, ctrl+n
-	kHome                     // home
-	kEnd                      // end
+	kLeft                     // ←
+	kRight                    // →
+	kHome                     // home, ctrl+a
+	kEnd                      // end, ctrl+e
 	kPageUp                   // page up
 	kPageDown                 // page down
 	kEnter                    // enter (CR, or LF from ctrl+j)
 	kTab                      // tab
+	kShiftTab                 // shift+tab
+	kDelete                   // delete (forward)
 	kBackspace                // backspace (DEL or BS)
 	kEsc                      // esc on its own
 	kCtrlC                    // ctrl+c
@@ -99,6 +103,10 @@ func decodeKey(p []byte) (k key, n int, ok bool) {
 		return key{kind: kUp}, 1, true
 	case 0x0e:
 		return key{kind: kDown}, 1, true
+	case 0x01:
+		return key{kind: kHome}, 1, true
+	case 0x05:
+		return key{kind: kEnd}, 1, true
 	}
 	if p[0] < 0x20 {
 		return key{}, 1, false // another control key: nothing to do
@@ -152,6 +160,12 @@ func csiKey(params string, final byte) (key, bool) {
 		return key{kind: kUp}, true
 	case 'B':
 		return key{kind: kDown}, true
+	case 'C':
+		return key{kind: kRight}, true
+	case 'D':
+		return key{kind: kLeft}, true
+	case 'Z':
+		return key{kind: kShiftTab}, true
 	case 'H':
 		return key{kind: kHome}, true
 	case 'F':
@@ -160,6 +174,8 @@ func csiKey(params string, final byte) (key, bool) {
 		switch params {
 		case "1", "7":
 			return key{kind: kHome}, true
+		case "3":
+			return key{kind: kDelete}, true
 		case "4", "8":
 			return key{kind: kEnd}, true
 		case "5":

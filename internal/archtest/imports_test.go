@@ -142,7 +142,23 @@ func TestImportRules(t *testing.T) {
 			notOn(t, p, "agentloop", "internal/cli", "internal/session")
 		case rel == "internal/store/postgres":
 			// A store knows nothing of who asks or answers.
+			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook", "internal/relay")
+		case rel == "internal/channel" || strings.HasPrefix(rel, "internal/channel/"):
+			// A channel knows nothing of sessions: it turns a set into a
+			// message and a tap into answers. The standard library, ask
+			// and channel only (a platform's package adds its own SDK).
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module) && d != module+"/ask" && d != module+"/internal/channel" {
+					t.Errorf("%s imports %s; a channel imports ask and internal/channel only", rel, d)
+				}
+			}
+			notOn(t, p, "internal/session", "internal/relay")
+		case rel == "internal/relay":
+			// The relay uses the stores through its own interfaces and is
+			// wired in by the command line.
 			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook")
+		case rel == "internal/session":
+			notOn(t, p, "internal/relay")
 		case rel == "internal/approval" || rel == "internal/elicit":
 			// Leaves: the standard library and ask; approval also reads
 			// shell command lines with mvdan.cc/sh.

@@ -105,6 +105,7 @@ func newApp(e *env) *cli.App {
 			sessionsCommand(e),
 			cancelCommand(e),
 			serveCommand(e),
+			channelsCommand(e),
 			schemaCommand(e),
 			mcpCommand(e),
 			hookCommand(e),
@@ -206,6 +207,14 @@ var examples = map[string][]string{
 		"askuser serve                                  # the inbox of waiting questions, on 127.0.0.1",
 		"askuser serve --listen 0.0.0.0:8080            # reachable from a phone; the token is still needed",
 		"askuser serve --new-token                      # a new token: URLs and bookmarks from before stop working",
+	},
+	"channels": {
+		"askuser channels                               # which chat channels are built in and set up",
+		"askuser channels test slack                    # check Slack's settings, send a sample question",
+	},
+	"channels test": {
+		"askuser channels test slack",
+		"ASKUSER_TELEGRAM_CHAT=-1001234 askuser channels test telegram",
 	},
 	"mcp": {
 		"claude mcp add --scope user askuser -- askuser mcp",

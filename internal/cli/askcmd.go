@@ -37,6 +37,7 @@ result) when --frontend stdio names it, and to descriptor N with --protocol-fd N
 			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
 			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
 			protocolFDFlag(false),
+			stateDirFlag(),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },
 	}
@@ -76,6 +77,7 @@ func runAsk(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	spec.place.title = "askuser ask"
 	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
 		return err

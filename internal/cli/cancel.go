@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -51,6 +54,7 @@ func runCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	postDeclines(sessionStore(c, e), sess.Meta.ID, sum.Questions, c.String("reason"))
 	var headers []string
 	for _, req := range declined {
 		for _, q := range req.Questions {
@@ -61,4 +65,20 @@ func runCancel(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.ios.ErrOut, "askuser: cancelled session %s: %s; if it is resumed (askuser resume %s), the model is told you declined to answer\n",
 		sess.Meta.ID, what, sess.Meta.ID)
 	return nil
+}
+
+// postDeclines gives each declined set's mailbox the declination, so a set
+// sent to a chat channel says it was cancelled there, takes no tap, and is
+// not resumed for. A set answered there first keeps that answer in its
+// mailbox; the journal, which the model reads, says declined.
+func postDeclines(st *session.Store, id string, sets []session.Waiting, reason string) {
+	now := time.Now()
+	for _, w := range sets {
+		declines := make([]ask.Answer, len(w.Request.Questions))
+		for i, q := range w.Request.Questions {
+			declines[i] = ask.Decline(q, reason, now)
+		}
+		box := session.Box{Session: id, Key: relay.Key(id, w.ID, w.AskedAt)}
+		_ = st.Mailbox().Post(context.Background(), box, session.Delivery{Answers: declines, By: "askuser cancel", At: now})
+	}
 }

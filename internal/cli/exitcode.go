@@ -74,6 +74,7 @@ var commandExits = map[string][]int{
 	"sessions":   {ExitOK, ExitError, ExitUsage},
 	"cancel":     {ExitOK, ExitError, ExitUsage},
 	"serve":      {ExitOK, ExitError, ExitUsage},
+	"channels":   {ExitOK, ExitError, ExitUsage},
 	"schema":     {ExitOK, ExitError, ExitUsage},
 	"mcp":        {ExitOK, ExitError, ExitUsage},
 	"hook":       {ExitOK, ExitUsage},

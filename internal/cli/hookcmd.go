@@ -66,6 +66,7 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if err != nil {
 		return err
 	}
+	defer asker.close()
 	input, err := io.ReadAll(io.LimitReader(e.ios.In, maxHookInput))
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))

@@ -145,6 +145,9 @@ type runner struct {
 	// intro, if set, runs once the frontend is chosen, before the run
 	// (resume shows the person what they are answering).
 	intro func(*chosen)
+	// late says the run answers sets asked before (askuser resume): their
+	// answers may wait in the mailbox already.
+	late bool
 
 	out    *lineWriter
 	ch     *chosen
@@ -161,12 +164,23 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		out = r.e.ios.TextOut() // model text, for a person: sanitised (JSON lines pass unchanged)
 	}
 	r.out = &lineWriter{w: out}
-	ch, err := runFrontend(r.o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID,
+	o := r.o
+	o.frontendSpec.place.session, o.frontendSpec.place.title = r.sess.Meta.ID, r.sess.Summary().Title
+	ch, err := runFrontend(o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID,
 		Expected: r.sess.State.PendingQuestions()}) // a resumed run asks these again, in no fixed order
 	if err != nil {
 		return err
 	}
 	r.ch = ch
+	fallback := ask.Frontend(frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)})
+	if ch.rel != nil || r.late {
+		// Answers may come from elsewhere: a late one waits in the
+		// mailbox, and a set is answered once, by whoever is first.
+		if ch.rel == nil {
+			ch.fe = mailboxed(ch.fe, r.store, r.sess.Meta.ID, r.e.ios.ErrOut)
+		}
+		fallback = mailboxed(fallback, r.store, r.sess.Meta.ID, r.e.ios.ErrOut)
+	}
 	if r.o.frontendSpec.verbose {
 		fmt.Fprintf(r.e.ios.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.name, ch.why)
 	}
@@ -187,7 +201,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		cost: newCostMeter(r.prov, r.sub)}
 	r.pr.watchTerminal(r.e.ios, r.o)
 	r.loop = &agentloop.Loop{Provider: r.prov, Tools: r.rt.reg, Frontend: w, System: r.o.system, MaxTurns: r.o.maxTurns,
-		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: frontend.Auto{Reason: ask.TimeoutReason(r.o.askTimeout)},
+		AskTimeout: r.o.askTimeout, OnTimeout: r.o.onTimeout, TimeoutFallback: fallback,
 		Journal: r.sess, Observe: r.pr.event}
 	cwd, _ := os.Getwd()
 	r.pr.init(cwd, r.prov.Name(), r.rt.servers, string(r.rt.mode))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -91,6 +93,9 @@ func listSessions(c *cli.Context, e *env) error {
 	}
 	hidden := len(shown) - limit
 	shown = shown[:limit]
+	for _, s := range shown {
+		noteAnswers(store, s)
+	}
 	if c.Bool("json") {
 		for _, s := range shown {
 			b, _ := json.Marshal(s)
@@ -141,13 +146,32 @@ func writeTable(w io.Writer, store *session.Store, list, all []session.Summary, 
 	tw.Flush()
 }
 
+// noteAnswers fills in who answered each set of s in its answer mailbox
+// (a chat channel, the inbox page), when s has not taken the answer yet.
+func noteAnswers(store *session.Store, s session.Summary) {
+	for i, w := range s.Questions {
+		box := session.Box{Session: s.ID, Key: relay.Key(s.ID, w.ID, w.AskedAt)}
+		if d, ok, err := store.Mailbox().Get(context.Background(), box); err == nil && ok {
+			s.Questions[i].AnsweredBy = d.By
+		}
+	}
+}
+
 // detailLines are the lines under a session's row: the headers of the
-// questions it waits on, the main agent's first, then each sub-agent's;
-// or why it was cancelled.
+// questions it waits on, the main agent's first, then each sub-agent's,
+// and who answered a set that waits to be taken; or why it was cancelled.
 func detailLines(s session.Summary) []string {
 	if s.Status == session.StatusCancelled && s.CancelReason != "" {
 		return []string{"reason: " + clip(ask.Display(s.CancelReason), 70)}
 	}
+	var answered []string
+	for _, w := range s.Questions {
+		if w.AnsweredBy != "" {
+			answered = append(answered, fmt.Sprintf("answered by %s: %s (taken when it goes on: askuser resume)",
+				clip(ask.Display(w.AnsweredBy), 40), clip(ask.Display(strings.Join(w.Headers, ", ")), 40)))
+		}
+	}
+
 	var order []string
 	headers := map[string][]string{}
 	for _, w := range s.Questions {
@@ -167,7 +191,7 @@ func detailLines(s session.Summary) []string {
 	if len(out) > 3 {
 		out = append(out[:3], fmt.Sprintf("and %d more sub-agents", len(out)-3))
 	}
-	return out
+	return append(out, answered...)
 }
 
 // askedFor is what a waiting set asks, for a listing: its questions'

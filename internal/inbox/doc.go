@@ -2,10 +2,13 @@
 // way: the question card of --frontend web (Broker, an ask.Frontend that
 // shows every open question set as a card on a page and waits for a person
 // to answer it there) and the inbox of askuser serve (Inbox, a page of every
-// session in the state directory that waits on a question or an approval,
-// answered by resuming the session in the background, as askuser resume
-// would). Pages are rendered by html/template from embedded templates, with
-// embedded CSS and JavaScript, and kept live by server-sent events.
+// session in the state directory that waits on a question or an approval).
+// An answer given in the inbox goes to the set's answer mailbox, as an
+// answer given in a chat channel does: a run that waits on the set there
+// (--frontend inbox) takes it, and otherwise askuser resume runs in the
+// background and takes it. Pages are rendered by html/template from
+// embedded templates, with embedded CSS and JavaScript, and kept live by
+// server-sent events.
 //
 // The card's server lives here rather than in package frontend: it is
 // mostly HTTP, templates and security, which frontend (ask and wire only)

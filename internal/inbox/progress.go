@@ -201,7 +201,8 @@ func progressStatus(run *sessionRun, status, what string, open int, failed bool)
 	case run.ended == "":
 		return ""
 	case failed:
-		return "Your answer did not reach the session: askuser resume ended (" + run.ended + "). Answer again above."
+		return "Your answer has not reached the session: askuser resume ended (" + run.ended + "). It waits in the session's mailbox, " +
+			"and the session takes it when it is resumed: askuser resume, or askuser serve when it starts again."
 	case status == session.StatusFinished:
 		return "The session went on with your answers and finished: its result is below."
 	case status == session.StatusWaiting && open > 0:

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -43,6 +44,10 @@ type Options struct {
 	Listen string
 	// Warn receives the warning a non-loopback address gets.
 	Warn io.Writer
+	// Open are handlers served without the page's token and Host checks,
+	// by path prefix: a chat channel's webhook (/channels/whatsapp), which
+	// a platform calls and guards by its own checks (a signature).
+	Open map[string]http.Handler
 	// Token is the page's token, kept by the caller across restarts
 	// (ValidToken); "" makes a new one for this server. A kept token's
 	// cookie lasts (keptCookieAge), so a bookmark outlives a restart.
@@ -100,9 +105,26 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
 	s.mux.HandleFunc("GET /events", s.events)
-	s.http = &http.Server{Handler: s.guard.wrap(s.mux), ReadHeaderTimeout: 10 * time.Second,
+	s.http = &http.Server{Handler: openRoutes(opts.Open, s.guard.wrap(s.mux)), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
 	return s, nil
+}
+
+// openRoutes sends a request under one of open's prefixes to its handler,
+// and every other to guarded.
+func openRoutes(open map[string]http.Handler, guarded http.Handler) http.Handler {
+	if len(open) == 0 {
+		return guarded
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for prefix, h := range open {
+			if r.URL.Path == prefix || strings.HasPrefix(r.URL.Path, prefix+"/") {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		guarded.ServeHTTP(w, r)
+	})
 }
 
 // start serves in the background.

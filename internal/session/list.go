@@ -96,6 +96,10 @@ type Waiting struct {
 	Request ask.Request `json:"-"`
 	// LastText is what the asking agent last said, as written.
 	LastText string `json:"-"`
+	// AnsweredBy names who answered the set in its answer mailbox (a
+	// chat channel, the inbox page), when the session has not taken the
+	// answer yet; listings fill it in.
+	AnsweredBy string `json:"answered_by,omitempty"`
 }
 
 // List summarises every session, most recently updated first. A journal

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -54,6 +55,10 @@ func (st *Store) Remove(id string) (string, error) {
 		return full, fmt.Errorf("remove session %s: %w", full, err)
 	}
 	syncDir(st.sessionsDir())
+	// Its sets sent to a chat channel say so there, and take no answer.
+	if err := st.Registry().WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
+		return full, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", full, err)
+	}
 	return full, nil
 }
 

@@ -18,6 +18,14 @@
 // person declined to answer, askuser cancel, after "replied" records that
 // say so for every pending set); the header's meta carries the working
 // directory and a title. Formats 1 and 2 load unchanged.
+//
+// Beside the journals the store keeps what answers from elsewhere need:
+// the answer mailbox (mailbox.go: the first answer to a set, whoever gave
+// it, in a file created once), the registry of sets waiting in the inbox
+// or a chat channel (registry.go), and a lock per chat channel, held by
+// the one process that serves it (chanlock.go). Each is used through an
+// interface its consumer (internal/relay) declares, so another store can
+// take their place.
 package session
 
 import (

@@ -3,8 +3,10 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,4 +41,61 @@ func inUse(path string) bool {
 	}
 	_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
 	return false
+}
+
+// openNoFollow opens path for reading, refusing a symbolic link in its
+// place (ELOOP), so a link planted in the state directory reads nothing
+// it points at.
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+}
+
+// lockPath takes an exclusive lock on the lock file at path, created if
+// need be, waiting for it until ctx ends. A lock file deleted and made
+// anew while this waited is locked anew, so two processes never both
+// hold path.
+func lockPath(ctx context.Context, path string) (func(), error) {
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+			if err != unix.EWOULDBLOCK && err != unix.EINTR {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				f.Close()
+				return nil, ctx.Err()
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if samePath(f, path) {
+			return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+		}
+		f.Close()
+	}
+}
+
+// holdLock takes an exclusive lock on the lock file at path without
+// waiting: held is false when another process holds it.
+func holdLock(path string) (release func(), held bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if err == unix.EWOULDBLOCK {
+			return nil, true, nil
+		}
+		return nil, false, err
+	}
+	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, false, nil
 }

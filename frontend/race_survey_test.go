@@ -1,0 +1,154 @@
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package frontend
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/termtest"
+)
+
+// browserAnswers is a frontend standing for the web page: once release is
+// closed it answers every question with its option labelled pick[i], as
+// a person in the browser would.
+func browserAnswers(release <-chan struct{}, pick ...string) funcFE {
+	return funcFE{ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ask.CtxErr(ctx)
+		}
+		var out []ask.Answer
+		for i, q := range req.Questions {
+			a, err := ask.Selection(q, []string{pick[i]}, "", ask.SourcePerson)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	}}
+}
+
+// raceRun is a Race of the terminal prompt (on an emulated terminal) and
+// a browser stand-in, asked in the background.
+type raceRun struct {
+	tm   *termtest.Term
+	done chan surveyResult
+}
+
+func startRace(t *testing.T, req ask.Request, browser funcFE, setup func(*Survey)) *raceRun {
+	t.Helper()
+	tm := termtest.New(t, 80, 24)
+	s := NewSurvey(tm.TTY, tm.TTY)
+	off := false
+	s.Color = &off
+	if setup != nil {
+		setup(s)
+	}
+	r := &raceRun{tm: tm, done: make(chan surveyResult, 1)}
+	race := NewRace(Racer{"survey", s}, Racer{"web", browser})
+	go func() {
+		a, err := race.Ask(bounded(t), req)
+		r.done <- surveyResult{a, err}
+	}()
+	return r
+}
+
+func (r *raceRun) finish(t *testing.T) surveyResult {
+	t.Helper()
+	var res surveyResult
+	select {
+	case res = <-r.done:
+	case <-time.After(waitLimit):
+		t.Fatalf("the race did not end\nscreen:\n%s", r.tm.Screen.Dump())
+	}
+	if !r.tm.Restored() {
+		t.Error("terminal left in raw mode")
+	}
+	r.tm.Close()
+	return res
+}
+
+// TestRaceSurveyShowsWinner (issue 24 §6): a person picks at the terminal,
+// then the browser answers the set. The terminal shows the browser's
+// answers, said to come from there, and no line of its own pick.
+func TestRaceSurveyShowsWinner(t *testing.T) {
+	req := twoQuestions()
+	release := make(chan struct{})
+	r := startRace(t, req, browserAnswers(release, "SQLite", "TypeScript"), nil)
+	r.tm.WaitText("esc cancel")
+	r.tm.WaitRaw()
+	r.tm.Send("1") // MongoDB, at the terminal
+	r.tm.WaitText("Question 2 of 2")
+	close(release)
+	res := r.finish(t)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkPicked(t, res.answers[:1], "SQLite")
+	want := "Answered in the browser:\n  ✔ Database: SQLite\n  ✔ Features: TypeScript"
+	if got := r.tm.Screen.String(); got != want {
+		t.Errorf("the terminal shows:\n%s\nwant:\n%s", r.tm.Screen.Dump(), want)
+	}
+}
+
+// TestRaceSurveySameMoment: the terminal's pick and the browser's answer
+// come at nearly the same moment, in either order. Whichever wins, what
+// the terminal shows is what was answered: never a line for a pick that
+// did not count.
+func TestRaceSurveySameMoment(t *testing.T) {
+	for attempt := range 12 {
+		release := make(chan struct{})
+		r := startRace(t, oneQuestion(databaseQuestion()), browserAnswers(release, "SQLite"), nil)
+		r.tm.WaitText("esc cancel")
+		r.tm.WaitRaw()
+		// The key first, and the browser's answer a little later each
+		// time, so that either can come first: how much later does not
+		// decide the outcome the test requires, only which one it sees.
+		r.tm.Send("1")
+		time.Sleep(time.Duration(attempt) * 250 * time.Microsecond)
+		close(release)
+		res := r.finish(t)
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		screen := r.tm.Screen.String()
+		switch res.answers[0].Selected[0] {
+		case "MongoDB": // the terminal won
+			if screen != "✔ Database: MongoDB" {
+				t.Errorf("attempt %d: the terminal's pick won, yet the terminal shows:\n%s", attempt, r.tm.Screen.Dump())
+			}
+		case "SQLite": // the browser won
+			if screen != "Answered in the browser:\n  ✔ Database: SQLite" {
+				t.Errorf("attempt %d: the browser's answer won, yet the terminal shows:\n%s", attempt, r.tm.Screen.Dump())
+			}
+		default:
+			t.Fatalf("attempt %d: answers %+v", attempt, res.answers)
+		}
+	}
+}
+
+// TestRaceSurveyPlain: the plain prompt, withdrawn because the browser
+// answered, says so in plain text.
+func TestRaceSurveyPlain(t *testing.T) {
+	release := make(chan struct{})
+	r := startRace(t, oneQuestion(databaseQuestion()), browserAnswers(release, "SQLite"), plain)
+	r.tm.WaitText("Type a number")
+	close(release)
+	res := r.finish(t)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	checkPicked(t, res.answers, "SQLite")
+	if !strings.HasSuffix(r.tm.Screen.String(), "Answered in the browser:\n  ✔ Database: SQLite") {
+		t.Errorf("the plain prompt does not say what won:\n%s", r.tm.Screen.Dump())
+	}
+	if raw := r.tm.Screen.Raw(); strings.Contains(raw, "\x1b") {
+		t.Errorf("plain mode wrote an escape sequence: %q", raw)
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package channel
+
+import "io/fs"
+
+const oNoFollow = 0
+
+func ownedByMe(fs.FileInfo) error { return nil }
