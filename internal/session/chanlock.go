@@ -22,6 +22,9 @@ func (st *Store) HoldChannel(name string) (release func(), err error) {
 	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return nil, fmt.Errorf("%q is not a channel name", name)
 	}
+	if st.Backend != nil {
+		return st.Backend.HoldChannel(name)
+	}
 	dir := filepath.Join(st.Dir, "channels")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("hold channel %s: %w", name, err)

@@ -72,7 +72,7 @@ func TestMailboxFirstPostWins(t *testing.T) {
 // why.
 func TestMailboxWait(t *testing.T) {
 	st := newStore(t)
-	mb := st.Mailbox()
+	mb := st.Mailbox().(*session.FileMailbox)
 	mb.Poll = time.Hour
 	box := session.Box{Key: channel.Key("", "ask_1")}
 	go func() {

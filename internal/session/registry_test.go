@@ -14,7 +14,7 @@ import (
 	"github.com/askuser/askuser/internal/session"
 )
 
-func register(t *testing.T, reg *session.Registry, key, sess string) session.Entry {
+func register(t *testing.T, reg session.Registry, key, sess string) session.Entry {
 	t.Helper()
 	e, err := reg.Update(context.Background(), key, func(e *session.Entry, found bool) error {
 		if found {

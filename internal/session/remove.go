@@ -56,7 +56,7 @@ func (st *Store) Remove(id string) (string, error) {
 	}
 	syncDir(st.sessionsDir())
 	// Its sets sent to a chat channel say so there, and take no answer.
-	if err := st.Registry().WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
+	if err := st.WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
 		return full, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", full, err)
 	}
 	return full, nil

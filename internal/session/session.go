@@ -47,15 +47,19 @@ const FormatVersion = 3
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
-	ID          string    `json:"id"`
-	Created     time.Time `json:"created"`
-	Provider    string    `json:"provider"`
-	Model       string    `json:"model"`
-	BaseURL     string    `json:"base_url,omitempty"`
-	Script      string    `json:"script,omitempty"`
-	System      string    `json:"system,omitempty"`
-	Cwd         string    `json:"cwd,omitempty"`
-	FirstPrompt string    `json:"first_prompt,omitempty"`
+	ID       string    `json:"id"`
+	Created  time.Time `json:"created"`
+	Provider string    `json:"provider"`
+	Model    string    `json:"model"`
+	BaseURL  string    `json:"base_url,omitempty"`
+	Script   string    `json:"script,omitempty"`
+	System   string    `json:"system,omitempty"`
+	Cwd      string    `json:"cwd,omitempty"`
+	// Machine names the machine the session runs on (its hostname, or
+	// ASKUSER_MACHINE where hostnames are not stable): with Cwd, where a
+	// late answer may resume it.
+	Machine     string `json:"machine,omitempty"`
+	FirstPrompt string `json:"first_prompt,omitempty"`
 	// Title is the first prompt made short and safe to show (Title).
 	Title string `json:"title,omitempty"`
 	// Tools: what the run was given, so resume gives the same (a flag
@@ -270,10 +274,20 @@ func NewID() string {
 // ErrNotFound is returned for a session id that matches no session.
 var ErrNotFound = errors.New("no such session")
 
-// Store is a directory of sessions.
+// ErrExists is returned for a new session whose id is taken.
+var ErrExists = errors.New("a session with that id exists")
+
+// Store is askuser's sessions: a state directory, and, when Backend is
+// set, a store shared with other machines (backend.go).
 type Store struct {
+	// Dir is the state directory: the sessions, the mailbox and the
+	// registry in files, unless Backend holds them; always, each
+	// session's side directory and what belongs to the machine.
 	Dir string
-	Now func() time.Time
+	// Backend, if set, holds the journals, the mailbox, the registry and
+	// the locks in place of Dir.
+	Backend Backend
+	Now     func() time.Time
 }
 
 func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }

@@ -334,3 +334,16 @@ func (db *DB) ReadMany(ctx context.Context, ids []string, limit int64) (journals
 	}
 	return journals, tooLarge, db.errorf("read sessions", rows.Err())
 }
+
+// Truncate drops the records after the first keep: a damaged last one.
+func (j *Journal) Truncate(ctx context.Context, keep int64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, err := j.db.pool.Exec(ctx, `WITH d AS (DELETE FROM records WHERE session_id = $1 AND seq > $2)
+		UPDATE sessions SET seq = $2 WHERE id = $1`, j.id, keep)
+	if err != nil {
+		return j.db.errorf("repair session "+j.id, err)
+	}
+	j.seq = keep
+	return nil
+}

@@ -53,10 +53,11 @@ func getEntry(ctx context.Context, q querier, key string) (Entry, error) {
 }
 
 // UpdateEntry reads the entry under key (found false when there is none),
-// lets fn return its new data, and writes it, all under the key's lock.
-// An error from fn, or nil data, leaves the row as it was.
-func (db *DB) UpdateEntry(ctx context.Context, key, session string, now time.Time,
-	fn func(old Entry, found bool) (data []byte, err error)) error {
+// lets fn return its new data and session, and writes them, all under the
+// key's lock. An error from fn, or nil data, leaves the row as it was.
+func (db *DB) UpdateEntry(ctx context.Context, key string, now time.Time,
+	fn func(old Entry, found bool) (data []byte, session string, err error)) error {
+	var session string
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("registry:"+key)); err != nil {
 			return err
@@ -66,7 +67,8 @@ func (db *DB) UpdateEntry(ctx context.Context, key, session string, now time.Tim
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		data, err := fn(old, found)
+		data, sess, err := fn(old, found)
+		session = sess
 		if err != nil {
 			return fnError{err}
 		}

@@ -19,12 +19,12 @@ func TestRegistryUpdate(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := procs[i%2].UpdateEntry(ctx, "k1", "", t0, func(old Entry, found bool) ([]byte, error) {
+			err := procs[i%2].UpdateEntry(ctx, "k1", t0, func(old Entry, found bool) ([]byte, string, error) {
 				n := 0
 				if found {
 					n, _ = strconv.Atoi(string(old.Data))
 				}
-				return []byte(strconv.Itoa(n + 1)), nil
+				return []byte(strconv.Itoa(n + 1)), "", nil
 			})
 			if err != nil {
 				t.Error(err)
@@ -37,10 +37,10 @@ func TestRegistryUpdate(t *testing.T) {
 		t.Fatalf("after 20 increments: %q, %v", e.Data, err)
 	}
 	boom := errors.New("boom")
-	if err := db.UpdateEntry(ctx, "k1", "", t0.Add(time.Hour), func(Entry, bool) ([]byte, error) { return []byte("x"), boom }); err != boom {
+	if err := db.UpdateEntry(ctx, "k1", t0.Add(time.Hour), func(Entry, bool) ([]byte, string, error) { return []byte("x"), "", boom }); err != boom {
 		t.Errorf("fn's error came back as %v", err)
 	}
-	if err := db.UpdateEntry(ctx, "k1", "", t0.Add(time.Hour), func(Entry, bool) ([]byte, error) { return nil, nil }); err != nil {
+	if err := db.UpdateEntry(ctx, "k1", t0.Add(time.Hour), func(Entry, bool) ([]byte, string, error) { return nil, "", nil }); err != nil {
 		t.Fatal(err)
 	}
 	e, _ = db.GetEntry(ctx, "k1")
@@ -56,7 +56,7 @@ func TestRegistryList(t *testing.T) {
 	ctx := ctxT(t)
 	create(t, db, "s1").Close()
 	put := func(key, session string, at time.Time) {
-		if err := db.UpdateEntry(ctx, key, session, at, func(Entry, bool) ([]byte, error) { return []byte(key), nil }); err != nil {
+		if err := db.UpdateEntry(ctx, key, at, func(Entry, bool) ([]byte, string, error) { return []byte(key), session, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestRegistryList(t *testing.T) {
 	if _, err := db.GetEntry(ctx, "b"); !errors.Is(err, ErrNoEntry) {
 		t.Errorf("a removed session's entry: %v", err)
 	}
-	err = db.UpdateEntry(ctx, "d", "s1", t0, func(Entry, bool) ([]byte, error) { return []byte("d"), nil })
+	err = db.UpdateEntry(ctx, "d", t0, func(Entry, bool) ([]byte, string, error) { return []byte("d"), "s1", nil })
 	if !errors.Is(err, ErrNoSession) {
 		t.Errorf("an entry of a removed session: %v; want ErrNoSession", err)
 	}
