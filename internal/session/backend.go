@@ -31,7 +31,7 @@ type Backend interface {
 	// Read returns session id's journal.
 	Read(id string) ([]byte, error)
 	// Find returns the ids of the sessions whose id is ref or begins
-	// with it: ref alone when it is one; at most 11.
+	// with it, sorted: ref alone when it is one.
 	Find(ref string) ([]string, error)
 	// List returns every session's journal, read, with whether a
 	// process holds it.
@@ -41,8 +41,8 @@ type Backend interface {
 	// Remove deletes a session, its journal and answers, unless a
 	// process holds it (ErrInUse).
 	Remove(id string) error
-	// Where names session id's journal in messages: a file, or a
-	// session in a database.
+	// Where names session id's journal in messages (a file, or a
+	// session in a database), or the store itself when id is "".
 	Where(id string) string
 
 	Mailbox() Mailbox
@@ -85,8 +85,8 @@ type Stored struct {
 	// Data is the journal; Err says why it could not be read.
 	Data []byte
 	Err  error
-	// Updated is when it was last written, for a journal that cannot be
-	// read.
+	// Updated is when it was last written, as the store knows it (a
+	// file's time): what a listing shows of a journal it cannot read.
 	Updated time.Time
 	InUse   bool
 }

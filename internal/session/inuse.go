@@ -4,6 +4,6 @@ package session
 // a question): List says so of every session, this of one, for a page
 // that shows a single session (askuser serve).
 func (st *Store) InUse(id string) bool {
-	path, err := st.find(id)
-	return err == nil && inUse(path)
+	full, err := st.find(id)
+	return err == nil && st.backend().InUse(full)
 }

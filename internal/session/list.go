@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -105,25 +104,24 @@ type Waiting struct {
 // List summarises every session, most recently updated first. A journal
 // that cannot be read is listed with its error, not skipped.
 func (st *Store) List() ([]Summary, error) {
-	ids, err := st.ids()
+	b := st.backend()
+	stored, err := b.List()
 	if err != nil {
 		return nil, err
 	}
-	var out []Summary
-	for _, id := range ids {
-		p := filepath.Join(st.sessionsDir(), id+".jsonl")
-		s, err := st.Load(id)
+	out := make([]Summary, 0, len(stored))
+	for _, j := range stored {
+		var s *Session
+		err := j.Err
+		if err == nil {
+			s, _, err = load(b.Where(j.Name), j.Data)
+		}
 		if err != nil {
-			fi, _ := os.Stat(p)
-			sum := Summary{ID: id, Status: StatusDamaged, Err: err.Error(), InUse: inUse(p)}
-			if fi != nil {
-				sum.Updated = fi.ModTime()
-			}
-			out = append(out, sum)
+			out = append(out, Summary{ID: j.Name, Status: StatusDamaged, Err: err.Error(), InUse: j.InUse, Updated: j.Updated})
 			continue
 		}
 		sum := s.Summary()
-		sum.InUse = inUse(p)
+		sum.InUse = j.InUse
 		if sum.Status == StatusRunning && !sum.InUse {
 			sum.Status = StatusInterrupted // no status, and no process holds it: killed
 		}
@@ -211,7 +209,7 @@ func (st *Store) Latest() (string, error) {
 			return s.ID, nil
 		}
 	}
-	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())
+	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.where())
 }
 
 // SameDir reports whether two directories are the same: equal as

@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
@@ -38,79 +34,54 @@ func (e *CorruptError) Error() string {
 // Open loads a session for appending: its id may be a unique prefix. A torn
 // last line is cut off (Recovered says so) before anything is appended.
 func (st *Store) Open(id string) (*Session, error) {
-	path, err := st.find(id)
+	full, err := st.find(id)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	b := st.backend()
+	j, data, err := b.Open(full)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
-	}
-	unlock, err := lock(f)
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	s, good, err := load(path, f)
+	s, good, err := load(b.Where(full), data)
 	if err == nil && good >= 0 {
-		err = f.Truncate(int64(good))
+		err = j.Truncate(int64(good))
 	}
 	if err != nil {
-		unlock()
-		f.Close()
+		j.Close()
 		return nil, err
 	}
-	s.f, s.unlock, s.now = f, unlock, st.now
-	if !samePath(f, path) {
-		// Removed (askuser sessions rm) between finding it and locking
-		// it: appending now would write into a deleted file.
-		s.Close()
-		return nil, fmt.Errorf("%w %q: it was deleted just now", ErrNotFound, s.Meta.ID)
-	}
+	s.j, s.now = j, st.now
 	return s, nil
-}
-
-// samePath reports whether path still names the open file f.
-func samePath(f *os.File, path string) bool {
-	a, err1 := f.Stat()
-	b, err2 := os.Stat(path)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Load reads a session without opening it for appending.
 func (st *Store) Load(id string) (*Session, error) {
-	path, err := st.find(id)
+	full, err := st.find(id)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	b := st.backend()
+	data, err := b.Read(full)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	s, _, err := load(path, f)
+	s, _, err := load(b.Where(full), data)
 	return s, err
 }
 
-// load replays a journal. good is the length of the intact prefix when a
-// torn last line was found, else -1.
-func load(path string, f *os.File) (*Session, int, error) {
-	var data bytes.Buffer
-	if fi, err := f.Stat(); err == nil {
-		data.Grow(int(fi.Size()) + bytes.MinRead)
-	}
-	if _, err := data.ReadFrom(f); err != nil {
-		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
-	}
-	s := &Session{State: agentloop.NewState(), path: path}
-	rp := replay{s: s, path: path, buf: data.Bytes(), good: -1}
+// load replays a journal; where names it. good is the length of the
+// intact prefix when a torn last line was found, else -1.
+func load(where string, data []byte) (*Session, int, error) {
+	s := &Session{State: agentloop.NewState(), where: where}
+	rp := replay{s: s, path: where, buf: data, good: -1}
 	if err := rp.run(); err != nil {
 		return nil, -1, err
 	}
 	good, line := rp.good, rp.line
 	if s.Meta.ID == "" {
 		if line == 0 || (line == 1 && good >= 0) {
-			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}
+			return nil, -1, &CorruptError{Path: where, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}
 		}
 	}
 	return s, good, nil
@@ -195,35 +166,25 @@ func (s *Session) target(r record) *agentloop.State {
 	return s.State.Descendant(strings.Split(r.Parent, "/"))
 }
 
-// find resolves an id, or a prefix of one that only one session has, to a
-// journal path. An id is letters, digits, "-" and "_" (ours are uuids); it
-// is compared as a string, never used as a pattern or a path, so "*",
-// "?", "[", "/" and ".." are not ids.
+// find resolves an id, or a prefix of one that only one session has, to
+// the session's id. An id is letters, digits, "-" and "_" (ours are
+// uuids); it is compared as a string, never used as a pattern or a path,
+// so "*", "?", "[", "/" and ".." are not ids.
 func (st *Store) find(id string) (string, error) {
 	if !validID(id) {
 		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, excerpt(id))
 	}
-	path := filepath.Join(st.sessionsDir(), id+".jsonl")
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	ids, err := st.ids()
+	b := st.backend()
+	matches, err := b.Find(id)
 	if err != nil {
 		return "", err
 	}
-	var matches []string
-	for _, have := range ids {
-		if strings.HasPrefix(have, id) {
-			matches = append(matches, have)
-		}
+	switch {
+	case len(matches) == 1:
+		return matches[0], nil
+	case len(matches) == 0:
+		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.where())
 	}
-	switch len(matches) {
-	case 1:
-		return filepath.Join(st.sessionsDir(), matches[0]+".jsonl"), nil
-	case 0:
-		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.sessionsDir())
-	}
-	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
 	more := ""
 	if len(matches) > len(listed) {
@@ -232,6 +193,10 @@ func (st *Store) find(id string) (string, error) {
 	return "", fmt.Errorf("%w: %q is the start of %d sessions (%s%s); give more of it",
 		ErrAmbiguous, id, len(matches), strings.Join(listed, ", "), more)
 }
+
+// where names the store in messages: the sessions directory, or the
+// team store.
+func (st *Store) where() string { return st.backend().Where("") }
 
 // ErrAmbiguous is returned for a session id prefix that several sessions
 // have.
@@ -252,24 +217,4 @@ func excerpt(id string) string {
 		return fmt.Sprintf("%q… (%d bytes)", id[:60], len(id))
 	}
 	return fmt.Sprintf("%q", id)
-}
-
-// ids lists the ids of the journals in the sessions directory; a journal
-// whose name is not an id is listed too, so that askuser sessions shows it
-// (as damaged: it cannot be loaded by that name).
-func (st *Store) ids() ([]string, error) {
-	entries, err := os.ReadDir(st.sessionsDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !e.IsDir() {
-			ids = append(ids, id)
-		}
-	}
-	return ids, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -29,32 +28,19 @@ func (st *Store) SideDir(id string) string { return filepath.Join(st.sessionsDir
 // process can open it half-deleted, and one that opened it just before
 // finds it gone (Open checks).
 func (st *Store) Remove(id string) (string, error) {
-	path, err := st.find(id)
+	b := st.backend()
+	full, err := st.find(id)
 	if err != nil {
-		ids, lerr := st.ids()
-		if lerr != nil || !validName(id) || !slices.Contains(ids, id) {
+		// A damaged journal is listed under a name that may be no id.
+		list, lerr := b.List()
+		if lerr != nil || !validName(id) || !slices.ContainsFunc(list, func(s Stored) bool { return s.Name == id }) {
 			return "", err
 		}
-		path = filepath.Join(st.sessionsDir(), id+".jsonl")
+		full = id
 	}
-	full := filepath.Base(path[:len(path)-len(".jsonl")])
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
+	if err := b.Remove(full); err != nil {
+		return full, err
 	}
-	defer f.Close()
-	unlock, err := lock(f)
-	if err != nil {
-		return full, fmt.Errorf("session %s is %w (it is running, or asking a question now); stop that process, or let it finish, then remove it", full, ErrInUse)
-	}
-	defer unlock()
-	if err := os.RemoveAll(st.SideDir(full)); err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
-	}
-	if err := os.Remove(path); err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
-	}
-	syncDir(st.sessionsDir())
 	// Its sets sent to a chat channel say so there, and take no answer.
 	if err := st.WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
 		return full, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", full, err)

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,7 +25,7 @@ import (
 
 // applyEvery replays buf by decoding and applying every line in order.
 func applyEvery(path string, buf []byte) (*Session, int, error) {
-	s := &Session{State: agentloop.NewState(), path: path}
+	s := &Session{State: agentloop.NewState(), where: path}
 	good, line, off := -1, 0, 0
 	for off < len(buf) {
 		line++
@@ -130,16 +129,8 @@ func richJournal(t *testing.T) []byte {
 // sameReplay checks that load and applyEvery agree on buf.
 func sameReplay(t *testing.T, buf []byte, what string) bool {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "j.jsonl")
-	if err := os.WriteFile(path, buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	got, gotGood, gotErr := load(path, f)
+	path := "j.jsonl"
+	got, gotGood, gotErr := load(path, buf)
 	want, wantGood, wantErr := applyEvery(path, buf)
 	if wantErr == nil && want.Meta.ID == "" {
 		return true // load refuses a journal without its header; applyEvery has no opinion
@@ -206,7 +197,7 @@ func TestDamagedSettledCallRecord(t *testing.T) {
 	if !sameReplay(t, buf, "a damaged replied record") {
 		return
 	}
-	_, _, err := load("j.jsonl", mustOpen(t, buf))
+	_, _, err := load("j.jsonl", buf)
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Line != damaged+1 || !strings.Contains(ce.Reason, "unexpected end of JSON input") {
 		t.Errorf("load says %v, want line %d damaged (unexpected end of JSON input)", err, damaged+1)
@@ -217,18 +208,4 @@ func TestDamagedSettledCallRecord(t *testing.T) {
 	if !sameReplay(t, []byte(strings.Join(lines[:len(lines)-1], "")+tail), "a torn answered record before a blank line") {
 		return
 	}
-}
-
-func mustOpen(t *testing.T, buf []byte) *os.File {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "j.jsonl")
-	if err := os.WriteFile(path, buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
 }

@@ -33,7 +33,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -131,16 +130,17 @@ type Session struct {
 	// cancel) and nothing has happened since.
 	Cancelled *Cancellation
 
-	path   string
-	f      *os.File
-	unlock func()
-	now    func() time.Time
+	// where names the journal (Backend.Where); j appends to it while the
+	// session is open.
+	where string
+	j     Appender
+	now   func() time.Time
 	// mu serialises appends: sub-agents' loops journal concurrently.
 	mu sync.Mutex
 }
 
-// Path is the journal file.
-func (s *Session) Path() string { return s.path }
+// Path names the journal: its file, or where the store keeps it.
+func (s *Session) Path() string { return s.where }
 
 // Message records a message of the top conversation (agentloop.Journal);
 // so do Asked, Replied, Partial, Step and Answered for its other events.
@@ -229,20 +229,22 @@ func (s *Session) SetStatus(status, detail string, turns int, usage agentloop.Us
 
 // Close releases the journal.
 func (s *Session) Close() error {
-	if s.f == nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.j == nil {
 		return nil
 	}
-	s.unlock()
-	err := s.f.Close()
-	s.f = nil
+	err := s.j.Close()
+	s.j = nil
 	return err
 }
 
-// append writes one record durably: one write, then a sync.
+// append writes one record durably: one Append of the backend (a write
+// and a sync of the file, or a row of the team store).
 func (s *Session) append(r record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.f == nil {
+	if s.j == nil {
 		return fmt.Errorf("session %s is closed", s.Meta.ID)
 	}
 	if r.At.IsZero() {
@@ -252,11 +254,8 @@ func (s *Session) append(r record) error {
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
-	if _, err := s.f.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("write session %s: %w", s.path, err)
-	}
-	if err := syncData(s.f); err != nil {
-		return fmt.Errorf("sync session %s: %w", s.path, err)
+	if err := s.j.Append(Line{Data: line, Type: r.Type, At: r.At, Status: r.Status}); err != nil {
+		return err
 	}
 	s.Updated = r.At
 	return nil
@@ -301,10 +300,6 @@ func (st *Store) now() time.Time {
 
 // Create starts a new session journal.
 func (st *Store) Create(meta Meta) (*Session, error) {
-	dir := st.sessionsDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create state directory: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
-	}
 	if meta.ID == "" {
 		meta.ID = NewID()
 	}
@@ -314,21 +309,14 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	if meta.Title == "" {
 		meta.Title = Title(meta.FirstPrompt)
 	}
-	path := filepath.Join(dir, meta.ID+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	header, err := json.Marshal(record{Type: recSession, At: meta.Created, Version: FormatVersion, Meta: &meta})
 	if err != nil {
-		return nil, fmt.Errorf("create session: %w", err)
+		return nil, fmt.Errorf("encode session record: %w", err)
 	}
-	unlock, err := lock(f)
+	b := st.backend()
+	j, err := b.Create(meta, Line{Data: header, Type: recSession, At: meta.Created})
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	s := &Session{Meta: meta, State: agentloop.NewState(), path: path, f: f, unlock: unlock, now: st.now}
-	if err := s.append(record{Type: recSession, At: meta.Created, Version: FormatVersion, Meta: &meta}); err != nil {
-		s.Close()
-		return nil, err
-	}
-	syncDir(dir)
-	return s, nil
+	return &Session{Meta: meta, State: agentloop.NewState(), Updated: meta.Created, where: b.Where(meta.ID), j: j, now: st.now}, nil
 }

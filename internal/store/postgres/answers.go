@@ -173,9 +173,6 @@ func (r registry) Update(ctx context.Context, key string, fn func(e *session.Ent
 		data, err := json.Marshal(e)
 		return data, e.Session, err
 	})
-	if errors.Is(err, ErrNoSession) {
-		return out, fmt.Errorf("registry: %w %q: it was deleted", session.ErrNotFound, out.Session)
-	}
 	return out, err
 }
 

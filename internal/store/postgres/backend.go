@@ -56,8 +56,13 @@ func (b *Backend) Close() error {
 	return nil
 }
 
-// Where names a session in messages.
-func (b *Backend) Where(id string) string { return "session " + id + " in " + b.db.shown }
+// Where names a session in messages, or the store.
+func (b *Backend) Where(id string) string {
+	if id == "" {
+		return b.db.shown
+	}
+	return "session " + id + " in " + b.db.shown
+}
 
 // sessionErr words the database's errors about a session as the session
 // package's.
@@ -131,7 +136,7 @@ func join(lines [][]byte) []byte {
 func (b *Backend) Find(ref string) ([]string, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	ids, err := b.db.Resolve(ctx, ref, 11)
+	ids, err := b.db.Resolve(ctx, ref, 10000)
 	if len(ids) > 0 && ids[0] == ref {
 		ids = ids[:1]
 	}

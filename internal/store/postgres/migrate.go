@@ -46,8 +46,9 @@ var migrations = []string{
 
 	// 2: the answer mailbox, a row per question set, and the registry of
 	// sets waiting in the inbox or a chat channel. A set is pending until
-	// its first answer turns it answered; a set of a session goes with
-	// the session.
+	// its first answer turns it answered; a set's answer goes with its
+	// session, and its registry entry outlives it (its widget then says
+	// it was withdrawn) until the relay prunes it.
 	`CREATE TABLE mailbox (
 		key         text PRIMARY KEY,
 		session_id  text REFERENCES sessions (id) ON DELETE CASCADE,
@@ -60,7 +61,7 @@ var migrations = []string{
 	CREATE INDEX mailbox_session ON mailbox (session_id);
 	CREATE TABLE registry (
 		key        text PRIMARY KEY,
-		session_id text REFERENCES sessions (id) ON DELETE CASCADE,
+		session_id text,
 		entry      text NOT NULL,
 		created    timestamptz NOT NULL,
 		updated    timestamptz NOT NULL

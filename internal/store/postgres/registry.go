@@ -3,11 +3,9 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The registry: the sets waiting in the inbox or a chat channel, one row
@@ -57,7 +55,6 @@ func getEntry(ctx context.Context, q querier, key string) (Entry, error) {
 // key's lock. An error from fn, or nil data, leaves the row as it was.
 func (db *DB) UpdateEntry(ctx context.Context, key string, now time.Time,
 	fn func(old Entry, found bool) (data []byte, session string, err error)) error {
-	var session string
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("registry:"+key)); err != nil {
 			return err
@@ -67,8 +64,7 @@ func (db *DB) UpdateEntry(ctx context.Context, key string, now time.Time,
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		data, sess, err := fn(old, found)
-		session = sess
+		data, session, err := fn(old, found)
 		if err != nil {
 			return fnError{err}
 		}
@@ -80,10 +76,6 @@ func (db *DB) UpdateEntry(ctx context.Context, key string, now time.Time,
 			key, nullable(session), string(data), now)
 		return err
 	})
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23503" {
-		return fmt.Errorf("session %s was deleted: %w", session, ErrNoSession)
-	}
 	var fe fnError
 	if errors.As(err, &fe) {
 		return fe.err // as fn gave it

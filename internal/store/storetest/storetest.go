@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Procs) {
 // Cases are the contract, in the order they run.
 func Cases() []Case {
 	var out []Case
+	out = append(out, journalCases...)
 	out = append(out, mailboxCases...)
 	out = append(out, registryCases...)
 	return out

@@ -1,0 +1,204 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/session"
+)
+
+//go:embed testdata/journal-main.jsonl
+var golden []byte
+
+// Golden is the golden journal's bytes (GoldenPath).
+func Golden() []byte { return golden }
+
+// rawJournal is a session's journal as the store keeps it.
+func rawJournal(t *testing.T, st *session.Store, id string) []byte {
+	t.Helper()
+	var data []byte
+	var err error
+	if st.Backend != nil {
+		data, err = st.Backend.Read(id)
+	} else {
+		data, err = os.ReadFile(filepath.Join(st.Dir, "sessions", id+".jsonl"))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func newSession(t *testing.T, st *session.Store, id, prompt string, steps ...func(*session.Session) error) *session.Session {
+	t.Helper()
+	s, err := st.Create(session.Meta{ID: id, FirstPrompt: prompt, Machine: "build-7", Cwd: "/src/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range steps {
+		if err := step(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func say(role, s string) func(*session.Session) error {
+	return func(x *session.Session) error { return x.Message(text(role, s)) }
+}
+
+func setStatus(st agentloop.Status) func(*session.Session) error {
+	return func(x *session.Session) error { return x.SetStatus(string(st), "", 1, agentloop.Usage{}) }
+}
+
+var journalCases = []Case{
+	{"journal/today's records, byte for byte, read back by another process", func(t *testing.T, procs Procs) {
+		st := procs()
+		s, err := st.Create(GoldenMeta())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := GoldenSteps(s); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if got := rawJournal(t, st, GoldenID); !bytes.Equal(got, golden) {
+			t.Fatalf("the journal differs from the one askuser's main branch wrote:\n%s\nwant\n%s", got, golden)
+		}
+		back, err := procs().Load(GoldenID[:8])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back.State.Messages) != 6 || back.Meta.Model != "claude-test" || back.Cancelled == nil || back.Cancelled.Reason != "not now" {
+			t.Errorf("loaded %d messages, meta %+v, cancelled %+v", len(back.State.Messages), back.Meta, back.Cancelled)
+		}
+		if grant, ok := back.State.Session.Get("approval.grant:Bash"); !ok || !strings.Contains(string(grant), `"scope":"session"`) {
+			t.Errorf("the grant did not move with the journal: %s, %v", grant, ok)
+		}
+		if w := back.Waiting(); len(w) != 1 || w[0].ID != "toolu_2" || len(w[0].Headers) != 2 {
+			t.Errorf("waiting on %+v; want the second set", w)
+		}
+	}},
+	{"journal/one process holds a session", func(t *testing.T, procs Procs) {
+		a, b := procs(), procs()
+		s := newSession(t, a, "held-1", "go", say(agentloop.RoleUser, "go"))
+		if !b.InUse("held-1") {
+			t.Error("another process does not see the session held")
+		}
+		if _, err := b.Open("held-1"); !errors.Is(err, session.ErrInUse) {
+			t.Errorf("open a held session: %v; want ErrInUse", err)
+		}
+		if _, err := a.Open("held-1"); !errors.Is(err, session.ErrInUse) {
+			t.Errorf("open a held session again in its process: %v; want ErrInUse", err)
+		}
+		if l, err := b.Load("held-1"); err != nil || len(l.State.Messages) != 1 {
+			t.Errorf("load a held session: %v", err)
+		}
+		if _, err := b.Create(session.Meta{ID: "held-1"}); !errors.Is(err, session.ErrExists) {
+			t.Errorf("create a session under a taken id: %v; want ErrExists", err)
+		}
+		s.Close()
+		if b.InUse("held-1") {
+			t.Error("held after Close")
+		}
+		s2, err := b.Open("held-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s2.Message(text(agentloop.RoleAssistant, "went")); err != nil {
+			t.Fatal(err)
+		}
+		s2.Close()
+		if l, _ := a.Load("held-1"); len(l.State.Messages) != 2 || l.Meta.Machine != "build-7" || l.Meta.Cwd != "/src/app" {
+			t.Errorf("after the other process wrote: %d messages, meta %+v", len(l.State.Messages), l.Meta)
+		}
+		if err := s.Message(text(agentloop.RoleUser, "late")); err == nil {
+			t.Error("a closed session was written")
+		}
+	}},
+	{"journal/find by id or a prefix only one has", func(t *testing.T, procs Procs) {
+		st := procs()
+		for _, id := range []string{"abc-1", "abc-10", "abd"} {
+			newSession(t, st, id, "p").Close()
+		}
+		for ref, want := range map[string]string{"abd": "abd", "ab": "", "abc-1": "abc-1", "abc-10": "abc-10", "abc-": ""} {
+			got, err := procs().Load(ref)
+			switch {
+			case want == "" && !errors.Is(err, session.ErrAmbiguous):
+				t.Errorf("load %q: %v; want ErrAmbiguous", ref, err)
+			case want != "" && (err != nil || got.Meta.ID != want):
+				t.Errorf("load %q: %v; want %s", ref, err, want)
+			}
+		}
+		if _, err := st.Load("abc-1x"); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("an id nobody has: %v", err)
+		}
+		if _, err := st.Load("../abd"); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("a path for an id: %v", err)
+		}
+	}},
+	{"journal/list says what each session is doing", func(t *testing.T, procs Procs) {
+		st := procs()
+		newSession(t, st, "finished", "a", say(agentloop.RoleUser, "a"), setStatus(agentloop.StatusSuccess)).Close()
+		newSession(t, st, "killed", "b", say(agentloop.RoleUser, "b")).Close()
+		running := newSession(t, st, "running", "c", say(agentloop.RoleUser, "c"))
+		defer running.Close()
+		list, err := procs().List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		var order []string
+		for _, s := range list {
+			got[s.ID] = s.Status
+			order = append(order, s.ID)
+		}
+		want := map[string]string{"finished": session.StatusFinished, "killed": session.StatusInterrupted, "running": session.StatusRunning}
+		for id, st := range want {
+			if got[id] != st {
+				t.Errorf("%s is listed %q; want %q", id, got[id], st)
+			}
+		}
+		if !slices.Equal(order, []string{"running", "killed", "finished"}) {
+			t.Errorf("listed %v; want the most recently updated first", order)
+		}
+		if latest, err := procs().Latest(); err != nil || latest != "running" {
+			t.Errorf("latest %q, %v", latest, err)
+		}
+	}},
+	{"journal/remove takes the answers and withdraws the sets", func(t *testing.T, procs Procs) {
+		a, b := procs(), procs()
+		ctx := context.Background()
+		s := newSession(t, a, "gone", "p")
+		key := channel.Key("gone", "toolu_1")
+		register(t, a.Registry(), key, "gone")
+		if err := b.Mailbox().Post(ctx, session.Box{Session: "gone", Key: key}, delivery("@alice on Slack")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Remove("gone"); !errors.Is(err, session.ErrInUse) {
+			t.Fatalf("remove a held session: %v; want ErrInUse", err)
+		}
+		s.Close()
+		if full, err := b.Remove("gon"); err != nil || full != "gone" {
+			t.Fatalf("remove: %q, %v", full, err)
+		}
+		if _, err := a.Load("gone"); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("load a removed session: %v", err)
+		}
+		if _, ok, _ := a.Mailbox().Get(ctx, session.Box{Session: "gone", Key: key}); ok {
+			t.Error("the removed session's answer is still there")
+		}
+		if e, err := a.Registry().Get(ctx, key); err != nil || e.Outcome.State != channel.Withdrawn {
+			t.Errorf("the removed session's set: %+v, %v; want it kept, withdrawn, so its widgets say so", e.Outcome, err)
+		}
+	}},
+}
