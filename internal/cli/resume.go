@@ -40,7 +40,10 @@ func runResume(c *cli.Context, e *env) error {
 	if o.streamInput {
 		return usageErrorf("--input-format stream-json is for askuser run; resume answers the pending questions only")
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	id := c.Args().First()
 	if id == "" {
 		var said string

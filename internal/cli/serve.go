@@ -56,7 +56,7 @@ Ctrl+C stops serving; a resume under way goes on by itself.`,
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
 			&cli.BoolFlag{Name: "new-token", Usage: "make a new token, replacing the kept one: URLs and pages opened before stop working"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		}, channelFlags()...),
 		Action: func(c *cli.Context) error { return runServe(c, e) },
 	}
@@ -66,7 +66,10 @@ func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	served, err := configuredChannels(c, e)
 	if err != nil {
 		return err

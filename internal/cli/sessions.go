@@ -43,7 +43,7 @@ every match unless --limit is given.
 			&cli.BoolFlag{Name: "all", Usage: "every session, not only the 20 newest"},
 			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions", DefaultText: "20 in the table, every one with --json"},
 			&cli.StringFlag{Name: "dir", Usage: "only sessions started in `DIR` (. for this directory)"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		},
 		Subcommands: []*cli.Command{sessionsRmCommand(e), sessionsPruneCommand(e)},
 		Action:      func(c *cli.Context) error { return listSessions(c, e) },
@@ -65,7 +65,10 @@ func listSessions(c *cli.Context, e *env) error {
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	list, err := store.List()
 	if err != nil {
 		return err

@@ -289,6 +289,15 @@ type Store struct {
 	Now     func() time.Time
 }
 
+// Close closes the Backend, if any: the locks this process holds in a
+// team store are released.
+func (st *Store) Close() error {
+	if st.Backend != nil {
+		return st.Backend.Close()
+	}
+	return nil
+}
+
 func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
 
 func (st *Store) now() time.Time {
