@@ -26,22 +26,27 @@ import (
 //	tap-ms     median milliseconds from the tap to the tool result, the
 //	           run serving the channel
 //	served-ms  the same, askuser serve holding the channel
-//	stdio-ms   the same from writing the answer line
+//	late-ms    median milliseconds from a tap on a question whose run
+//	           stopped to wait (exit 6) to the session, resumed in the
+//	           background by askuser serve, recording the answer
+//	stdio-ms   the same as tap-ms from writing the answer line
 //	x-stdio    tap-ms over stdio-ms; served-x the same for served-ms
 //
 //	go test -run '^$' -bench TapToContinue -benchtime 7x .
 func BenchmarkTapToContinue(b *testing.B) {
 	own, served := newChanRig(b), newChanRig(b)
 	served.startServe(b)
-	var taps, serveds, lines []time.Duration
+	var taps, serveds, lates, lines []time.Duration
 	for range b.N {
 		taps = append(taps, tapOnce(b, own))
 		serveds = append(serveds, tapOnce(b, served))
+		lates = append(lates, lateOnce(b, served))
 		lines = append(lines, lineOnce(b, own))
 	}
 	tap, srv, line := ms(median(taps)), ms(median(serveds)), ms(median(lines))
 	b.ReportMetric(tap, "tap-ms")
 	b.ReportMetric(srv, "served-ms")
+	b.ReportMetric(ms(median(lates)), "late-ms")
 	b.ReportMetric(line, "stdio-ms")
 	b.ReportMetric(tap/line, "x-stdio")
 	b.ReportMetric(srv/line, "served-x")
@@ -62,6 +67,26 @@ func tapOnce(b *testing.B, cr *chanRig) time.Duration {
 	if code := p.exit(b); code != 0 {
 		b.Fatalf("exit %d: %s", code, p.stderr)
 	}
+	return took
+}
+
+// lateOnce suspends a run on its question, then taps it: askuser serve
+// resumes the session, which records the answer.
+func lateOnce(b *testing.B, cr *chanRig) time.Duration {
+	b.StopTimer()
+	before := len(cr.srv.Messages())
+	id := cr.suspend(b)
+	m := cr.message(b, "of the waiting session", func(x channeltest.Message) bool { return x.ID > before })
+	b.StartTimer()
+	began := cr.tap(b, m, channeltest.Pick{Options: []int{1}})
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(cr.journal(b, id), `{"type":"answered",`); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatalf("session %s never took the answer", id)
+		}
+	}
+	took := time.Since(began)
+	b.StopTimer()
+	cr.replied(b, m) // let it finish before the next
 	return took
 }
 

@@ -123,7 +123,7 @@ func (cr *chanRig) startServe(t testing.TB) *bgAskuser {
 
 // suspend runs the script until it stops to wait on its question, asked
 // through the channel, and returns the session's id.
-func (cr *chanRig) suspend(t *testing.T) string {
+func (cr *chanRig) suspend(t testing.TB) string {
 	t.Helper()
 	run := exec.Command(askuserBin(), "run", "-p", "--output-format", "json", "--frontend", "testchan", "--ask-timeout", "1s",
 		"--on-timeout", "suspend", "--script", cr.script, "Set up the project")
@@ -142,7 +142,7 @@ func (cr *chanRig) suspend(t *testing.T) string {
 }
 
 // journal returns session id's journal.
-func (cr *chanRig) journal(t *testing.T, id string) string {
+func (cr *chanRig) journal(t testing.TB, id string) string {
 	b, err := os.ReadFile(filepath.Join(cr.state, "sessions", id+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func (cr *chanRig) journal(t *testing.T, id string) string {
 }
 
 // replied waits for what the agent did next to be posted beside m.
-func (cr *chanRig) replied(t *testing.T, m channeltest.Message) channeltest.Message {
+func (cr *chanRig) replied(t testing.TB, m channeltest.Message) channeltest.Message {
 	t.Helper()
 	return cr.message(t, "with what the agent did next", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 })
 }

@@ -26,7 +26,8 @@ var anthropicWording = wording{
 
 // Anthropic is the Anthropic Messages API, through the official SDK, with
 // streaming. The SDK retries 408/409/429/5xx/529 and connection errors
-// before the stream starts, honouring retry-after-ms and retry-after.
+// before the stream starts, honouring retry-after-ms and retry-after up
+// to maxRetryAfter (observe refuses longer waits).
 type Anthropic struct {
 	opts       []option.RequestOption // for anthropic.NewMessageService, at each call
 	model      string

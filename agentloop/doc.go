@@ -10,7 +10,9 @@
 //     implement it: Anthropic (the official SDK), OpenAI (the official SDK,
 //     for any Chat Completions server) and Script (a YAML file of turns).
 //     The real ones retry rate limits, overload, 5xx and network errors
-//     with backoff, never repeat text already streamed, and end in a
+//     with backoff, or after the wait the server asks for if it is at most
+//     a minute (a longer one ends the call at once), never repeat text
+//     already streamed, and end in a
 //     *ProviderError that names the provider, the status and what to check.
 //     A server silent for the stream idle timeout (no headers, or no byte
 //     of the stream) is a network failure, so no call waits forever.

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go"
-	"github.com/openai/openai-go/option"
-	"github.com/openai/openai-go/packages/param"
-	"github.com/openai/openai-go/shared"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // DefaultOpenAIModel is the model OpenAI calls when none is configured.
@@ -24,16 +24,18 @@ var openaiWording = wording{
 
 // OpenAI is the OpenAI Chat Completions API, or any server compatible with
 // it (Ollama, vLLM, llama.cpp, LM Studio at a base URL such as
-// http://localhost:11434/v1), through the official SDK (v1), with
+// http://localhost:11434/v1), through the official SDK (v3), with
 // streaming. Such servers need no key: with an empty APIKey no
-// Authorization header is sent.
+// Authorization header is sent. The SDK retries 408/409/429/5xx and
+// connection errors before the stream starts, honouring x-should-retry,
+// and retry-after-ms and retry-after up to maxRetryAfter (observe refuses
+// longer waits), and stops waiting when the context ends.
 type OpenAI struct {
 	opts       []option.RequestOption // for openai.NewChatCompletionService, at each call
 	model      string
 	cfg        ProviderConfig
 	maxRetries int
-	// wait is the pause before a retry the server gave no retry-after
-	// for; tests shorten it.
+	// wait is the pause before a repeated stream; tests shorten it.
 	wait func(n int) time.Duration
 }
 
@@ -48,12 +50,11 @@ func NewOpenAI(cfg ProviderConfig) *OpenAI {
 	// The service is built without openai.NewClient, which would read
 	// OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID
 	// behind the configuration's back (and send a stray key to a local
-	// server). The SDK's own retries are off: its loop sleeps without
-	// watching the context, so p.retry does them instead.
+	// server).
 	opts := []option.RequestOption{
 		option.WithEnvironmentProduction(),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(p.retry, observe),
+		option.WithMaxRetries(p.maxRetries),
+		option.WithMiddleware(observe),
 		option.WithHTTPClient(cfg.httpClient(defaultOpenAIIdle)),
 	}
 	if cfg.APIKey != "" {
@@ -84,7 +85,7 @@ func (p *OpenAI) Complete(ctx context.Context, req Request, onText func(string))
 	})
 }
 
-// stream makes one streamed request (with p.retry beneath it) and
+// stream makes one streamed request (with the SDK's retries beneath it) and
 // accumulates the reply by hand (see openaiAccumulator). emitted reports
 // whether onText was called.
 func (p *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, ids *callIDs, onText func(string)) (resp Response, emitted bool, err error) {
@@ -112,7 +113,7 @@ func (p *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewPara
 // params maps a neutral request to the SDK's.
 func (p *OpenAI) params(req Request) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{
-		Model:         p.model,
+		Model:         shared.ChatModel(p.model),
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	// OpenAI's current models take only max_completion_tokens; the
@@ -133,7 +134,7 @@ func (p *OpenAI) params(req Request) openai.ChatCompletionNewParams {
 		if t.Description != "" {
 			fn.Description = openai.String(t.Description)
 		}
-		params.Tools = append(params.Tools, openai.ChatCompletionToolParam{Function: fn})
+		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(fn))
 	}
 	return params
 }
@@ -154,7 +155,7 @@ func openaiSchema(s json.RawMessage) shared.FunctionParameters {
 func toOpenAIMessages(m Message) []openai.ChatCompletionMessageParamUnion {
 	var out []openai.ChatCompletionMessageParamUnion
 	var text []string
-	var calls []openai.ChatCompletionMessageToolCallParam
+	var calls []openai.ChatCompletionMessageToolCallUnionParam
 	for _, b := range m.Content {
 		switch b.Type {
 		case BlockText:
@@ -164,10 +165,10 @@ func toOpenAIMessages(m Message) []openai.ChatCompletionMessageParamUnion {
 		case BlockToolResult:
 			out = append(out, openai.ToolMessage(b.Content, b.ToolUseID))
 		case BlockToolUse:
-			calls = append(calls, openai.ChatCompletionMessageToolCallParam{
+			calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
 				ID:       b.ID,
-				Function: openai.ChatCompletionMessageToolCallFunctionParam{Name: b.Name, Arguments: openaiArguments(b.Input)},
-			})
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: b.Name, Arguments: openaiArguments(b.Input)},
+			}})
 		}
 	}
 	joined := strings.Join(text, "\n")

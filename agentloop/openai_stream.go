@@ -3,11 +3,9 @@ package agentloop
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
-	"github.com/openai/openai-go"
-	"github.com/openai/openai-go/option"
+	"github.com/openai/openai-go/v3"
 )
 
 // openaiAccumulator builds the reply from chat.completion.chunk deltas. It
@@ -176,49 +174,4 @@ func openaiStreamError(err error) error {
 		return &streamEventError{Type: bounded(e.Type), Message: bounded(e.Message)}
 	}
 	return asMalformed(err)
-}
-
-// retry is SDK middleware that retries as the Anthropic SDK does: 408,
-// 409, 429, 5xx and connection errors, honouring x-should-retry,
-// retry-after-ms and retry-after, with backoff otherwise. It stands in for
-// the OpenAI SDK's own loop, which sleeps without watching the context.
-func (p *OpenAI) retry(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	ctx := req.Context()
-	for n := 0; ; n++ {
-		res, err := next(req)
-		if n >= p.maxRetries || ctx.Err() != nil || !shouldRetry(res, err) || (req.Body != nil && req.GetBody == nil) {
-			return res, err
-		}
-		wait := p.wait(n)
-		if res != nil {
-			if d, ok := retryAfter(res.Header); ok {
-				wait = d
-			}
-			res.Body.Close()
-		}
-		if err := sleepCtx(ctx, wait); err != nil {
-			return nil, err
-		}
-		req = req.Clone(ctx)
-		if req.GetBody != nil {
-			if req.Body, err = req.GetBody(); err != nil {
-				return nil, err
-			}
-		}
-	}
-}
-
-// shouldRetry is the SDKs' rule for which attempts to repeat.
-func shouldRetry(res *http.Response, err error) bool {
-	if err != nil || res == nil {
-		return true
-	}
-	switch res.Header.Get("x-should-retry") {
-	case "true":
-		return true
-	case "false":
-		return false
-	}
-	s := res.StatusCode
-	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
 }

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/internal/fakeprovider"
 )
@@ -293,30 +292,6 @@ func TestOpenAICancelMidStream(t *testing.T) {
 	var pe *ProviderError
 	if errors.As(err, &pe) {
 		t.Errorf("cancellation wrapped in %v", pe)
-	}
-}
-
-// Cancelling during a retry wait ends the call at once, which the SDK's
-// own retry loop would not.
-func TestOpenAICancelDuringRetryWait(t *testing.T) {
-	srv := fakeprovider.NewOpenAI(fakeprovider.Turn{Status: 503, Repeat: 2})
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(providerCtx(t))
-	defer cancel()
-	// The first response cancels the call, which is then waiting to retry.
-	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		res, err := http.DefaultTransport.RoundTrip(r)
-		cancel()
-		return res, err
-	})}
-	p := newTestOpenAI(srv, ProviderConfig{HTTPClient: client})
-	p.wait = func(int) time.Duration { return 2 * testTimeout } // longer than the test may run
-	_, err := p.Complete(ctx, firstRequest(), nil)
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("error = %v, want context.Canceled", err)
-	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("%d requests, want 1", n)
 	}
 }
 

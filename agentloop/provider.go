@@ -93,6 +93,9 @@ type wording struct {
 func (w wording) providerError(err error, st *callState, emitted bool) *ProviderError {
 	pe := &ProviderError{Provider: w.provider, Err: err}
 	again := retried(max(st.attempts-1, 0))
+	if st.refused != nil {
+		again = refusedRetry(st.attempts-1, *st.refused)
+	}
 	if emitted && st.status < 400 {
 		again = "the reply had begun, so it was not repeated"
 	}
@@ -148,6 +151,15 @@ func (w wording) statusHint(status int, again string) string {
 		return "the service failed or is overloaded; " + again + " — try again later"
 	}
 	return ""
+}
+
+// refusedRetry says that the call ended after n retries because the
+// server asked for too long a wait.
+func refusedRetry(n int, w serverWait) string {
+	if n == 0 {
+		return "not retried: " + w.String()
+	}
+	return retried(n) + ", then " + w.String()
 }
 
 func retried(n int) string {

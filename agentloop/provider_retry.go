@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // callState is what one Complete call learns from the HTTP layer beneath
@@ -26,6 +29,9 @@ type callState struct {
 	header http.Header
 	// body is the body of the last response when its status was >= 400.
 	body []byte
+	// refused is the wait the last response asked for, when it was too
+	// long to grant (see refuseLongWait).
+	refused *serverWait
 }
 
 type callStateKey struct{}
@@ -40,18 +46,23 @@ func withCallState(ctx context.Context) (context.Context, *callState) {
 const maxErrorBody = 64 << 10
 
 // observe is SDK middleware (both SDKs' middleware has this signature). It
-// runs once per HTTP attempt, in the calling goroutine, recording the
-// attempt in the request context's callState; it buffers error bodies so
-// their message survives whatever the SDK does with them, which also frees
-// the connection of a response the SDK retries without closing.
+// runs once per HTTP attempt, in the calling goroutine. It refuses a wait
+// over maxRetryAfter (refuseLongWait) and records the attempt in the
+// request context's callState; it buffers error bodies so their message
+// survives whatever the SDK does with them, which also frees the
+// connection of a response the SDK retries without closing.
 func observe(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	res, err := next(req)
+	refused, isRefused := refuseLongWait(res)
 	st, _ := req.Context().Value(callStateKey{}).(*callState)
 	if st == nil {
 		return res, err
 	}
 	st.attempts++
-	st.status, st.header, st.body = 0, nil, nil
+	st.status, st.header, st.body, st.refused = 0, nil, nil, nil
+	if isRefused {
+		st.refused = &refused
+	}
 	if res != nil {
 		st.status, st.header = res.StatusCode, res.Header
 		if res.StatusCode >= 400 && res.Body != nil {
@@ -71,21 +82,89 @@ func backoff(n int) time.Duration {
 	return d - rand.N(d/4)
 }
 
-// retryAfter reads the wait a response asks for (retry-after-ms, then
-// retry-after in seconds or as a date). Like the SDKs it ignores waits
-// over a minute, which are more likely a quota reset than a hiccup.
-func retryAfter(h http.Header) (time.Duration, bool) {
-	var d time.Duration
-	if v, err := strconv.ParseFloat(h.Get("retry-after-ms"), 64); err == nil {
-		d = time.Duration(v * float64(time.Millisecond))
-	} else if v, err := strconv.ParseFloat(h.Get("retry-after"), 64); err == nil {
-		d = time.Duration(v * float64(time.Second))
-	} else if t, err := http.ParseTime(h.Get("retry-after")); err == nil {
-		d = time.Until(t)
-	} else {
-		return 0, false
+// maxRetryAfter is the longest wait before a retry that askuser grants a
+// server (retry-after-ms, retry-after). A rate-limit window is seconds to
+// a minute, and the SDKs of other languages honour up to a minute; a
+// longer wait is a quota that resets in hours or days, which a run at a
+// terminal or in CI must not sit out silently. Over the limit the call
+// ends at once with the server's error, naming the header (see
+// refuseLongWait). With the default 4 retries a run waits at most 4
+// minutes in all, while no stream is open, so the stall watchdog
+// (--stream-idle-timeout) does not run meanwhile.
+const maxRetryAfter = time.Minute
+
+// serverWait is a wait a response asks for before a retry.
+type serverWait struct {
+	header, value string
+	// seconds may be more than a time.Duration holds.
+	seconds float64
+}
+
+// askedWait reads the wait h asks for as the SDKs read it: retry-after-ms,
+// else retry-after in seconds or as an RFC 1123 date. A value neither can
+// parse asks for nothing: the SDKs then back off as usual.
+func askedWait(h http.Header) (serverWait, bool) {
+	for _, c := range []struct {
+		header string
+		per    float64 // units per second
+	}{{"retry-after-ms", 1000}, {"retry-after", 1}} {
+		v := h.Get(c.header)
+		if v == "" {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err == nil || errors.Is(err, strconv.ErrRange) {
+			if math.IsNaN(f) {
+				continue
+			}
+			return serverWait{c.header, v, max(f/c.per, 0)}, true
+		}
+		if c.header == "retry-after" {
+			if t, err := time.Parse(time.RFC1123, v); err == nil {
+				return serverWait{c.header, v, max(time.Until(t).Seconds(), 0)}, true
+			}
+		}
 	}
-	return d, d >= 0 && d < time.Minute
+	return serverWait{}, false
+}
+
+// String says what the server asked for, for an error's hint.
+func (w serverWait) String() string {
+	wait := "over 290 years" // more than a time.Duration holds
+	if w.seconds < float64(math.MaxInt64/time.Second) {
+		wait = time.Duration(w.seconds * float64(time.Second)).Round(time.Second).String()
+	}
+	return fmt.Sprintf("the server asked to wait %s (%s: %s); askuser waits at most %s",
+		wait, w.header, ask.Excerpt(w.value), maxRetryAfter)
+}
+
+// refuseLongWait stops the SDK's retry loop from sitting out a wait longer
+// than maxRetryAfter: it marks such a response, if it would be retried,
+// x-should-retry: false, which both SDKs obey, so the call ends with it.
+// It returns the wait it refused. Both SDKs otherwise honour any wait (the
+// Anthropic SDK without bound, OpenAI's up to 2 minutes).
+func refuseLongWait(res *http.Response) (serverWait, bool) {
+	if res == nil || !retryable(res) {
+		return serverWait{}, false
+	}
+	w, ok := askedWait(res.Header)
+	if !ok || w.seconds <= maxRetryAfter.Seconds() {
+		return serverWait{}, false
+	}
+	res.Header.Set("x-should-retry", "false")
+	return w, true
+}
+
+// retryable is the SDKs' rule for which responses to retry.
+func retryable(res *http.Response) bool {
+	switch res.Header.Get("x-should-retry") {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	s := res.StatusCode
+	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
 }
 
 // sleepCtx waits d, or until ctx ends.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -178,23 +179,50 @@ func TestErrorMessageShapes(t *testing.T) {
 	}
 }
 
-func TestRetryAfter(t *testing.T) {
+// askedWait reads the headers as the SDKs do; refuseLongWait refuses
+// what is over the limit, and only on a response the SDKs would retry.
+func TestAskedWait(t *testing.T) {
 	cases := []struct {
 		header, value string
-		want          time.Duration
-		ok            bool
+		seconds       float64
+		ok, refused   bool
 	}{
-		{"retry-after-ms", "1", time.Millisecond, true},
-		{"retry-after", "2", 2 * time.Second, true},
-		{"retry-after", "3600", 0, false}, // a quota reset, not a hiccup
-		{"retry-after", "soon", 0, false},
+		{"retry-after-ms", "1", 0.001, true, false},
+		{"retry-after-ms", "60000", 60, true, false},
+		{"retry-after-ms", "60001", 60.001, true, true},
+		{"retry-after", "2", 2, true, false},
+		{"retry-after", "60", 60, true, false},
+		{"retry-after", "60.5", 60.5, true, true},
+		{"retry-after", "-5", 0, true, false},
+		{"retry-after", "1e400", math.Inf(1), true, true},
+		{"retry-after", "NaN", 0, false, false},
+		{"retry-after", "soon", 0, false, false},
+		{"retry-after", "Mon, 02 Jan 2006 15:04:05 GMT", 0, true, false}, // in the past
 	}
 	for _, c := range cases {
 		h := http.Header{}
 		h.Set(c.header, c.value)
-		got, ok := retryAfter(h)
-		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("retryAfter(%s: %s) = %v, %v; want %v, %v", c.header, c.value, got, ok, c.want, c.ok)
+		w, ok := askedWait(h)
+		if ok != c.ok || (ok && w.seconds != c.seconds) {
+			t.Errorf("askedWait(%s: %s) = %v s, %v; want %v s, %v", c.header, c.value, w.seconds, ok, c.seconds, c.ok)
+		}
+		res := &http.Response{StatusCode: 429, Header: h}
+		if _, refused := refuseLongWait(res); refused != c.refused || (res.Header.Get("x-should-retry") == "false") != c.refused {
+			t.Errorf("%s: %s: refused %v, x-should-retry %q; want refused %v", c.header, c.value, refused, res.Header.Get("x-should-retry"), c.refused)
+		}
+	}
+	// retry-after-ms wins, as in the SDKs.
+	h := http.Header{"Retry-After-Ms": {"5"}, "Retry-After": {"86400"}}
+	if w, _ := askedWait(h); w.header != "retry-after-ms" || w.seconds != 0.005 {
+		t.Errorf("both headers: %+v, want retry-after-ms's 5 ms", w)
+	}
+	// A response that is not retried is left alone.
+	for _, res := range []*http.Response{
+		{StatusCode: 400, Header: http.Header{"Retry-After": {"86400"}}},
+		{StatusCode: 503, Header: http.Header{"Retry-After": {"86400"}, "X-Should-Retry": {"false"}}},
+	} {
+		if _, refused := refuseLongWait(res); refused {
+			t.Errorf("HTTP %d %v: refused, but it would not be retried", res.StatusCode, res.Header)
 		}
 	}
 	if d := backoff(0); d <= 0 || d > 500*time.Millisecond {

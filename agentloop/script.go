@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 // Script is a scripted model read from a YAML file: a list of assistant
@@ -49,11 +51,20 @@ type scriptToolCall struct {
 	Input any    `yaml:"input"`
 }
 
-// LoadScript reads a scripted model.
+// maxScriptBytes bounds a model script. A turn is a few hundred bytes, so
+// thousands fit; the bound stops a path such as /dev/zero, or a file
+// given by mistake, from exhausting memory.
+const maxScriptBytes = 8 << 20
+
+// LoadScript reads a scripted model. The file may be a pipe (<(…)), read
+// within fileread.PipeTimeout.
 func LoadScript(path string) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := fileread.Read(path, maxScriptBytes, fileread.PipeTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("read model script: %w", err)
+	}
+	if len(data) > maxScriptBytes {
+		return nil, fmt.Errorf("model script %s passes %d MiB: is this the right file?", ask.Display(path), maxScriptBytes>>20)
 	}
 	var f scriptFile
 	if err := yaml.UnmarshalWithOptions(data, &f, yaml.Strict()); err != nil {

@@ -18,7 +18,9 @@
 //   - Text written by a model is passed through Display before a person sees
 //     it; text typed by a person is passed through CleanFreeText before a
 //     model sees it. Labels, headers and questions are compared (FoldKey)
-//     on what Display leaves, so what looks the same is the same.
+//     on what Display leaves, with look-alike letters of other scripts
+//     read as the Latin ones they are drawn as (skeleton), so what looks
+//     the same is the same.
 //   - A message that quotes a value it rejects quotes it through Excerpt,
 //     so its size does not depend on the size of the input, and a
 //     ValidationError lists at most MaxListedProblems problems.

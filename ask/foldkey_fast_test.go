@@ -9,7 +9,7 @@ import (
 // gives what the full normalisation gives.
 func TestFoldKeySimplePath(t *testing.T) {
 	full := func(s string) string {
-		return strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
+		return strings.ToLower(strings.Join(strings.Fields(BareLabel(skeleton(Display(s)))), " "))
 	}
 	inputs := []string{
 		"", " ", "PostgreSQL", "Tailwind CSS", "ESLint + Prettier", "a  b", " lead", "trail ",
@@ -35,7 +35,7 @@ func FuzzFoldKeySimplePath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		want := strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
+		want := strings.ToLower(strings.Join(strings.Fields(BareLabel(skeleton(Display(s)))), " "))
 		if got := FoldKey(s); got != want {
 			t.Errorf("FoldKey(%q) = %q, want %q", s, got, want)
 		}

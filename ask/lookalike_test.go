@@ -55,11 +55,7 @@ func TestDisplayRemovesInvisible(t *testing.T) {
 // cannot see are the same label or question, and a label that looks like
 // "Other" is "Other".
 func TestLookAlikes(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		want  string // a problem, in full
-	}{
+	tests := []problemCase{
 		{"zero-width space in a label", oneQuestion(`{"question":"Where?","header":"Env","options":["Production","Prod\u200buction"]}`),
 			`questions[0].options[1].label: "Prod\u200buction" repeats options[0]; labels must be unique within a question`},
 		{"bidi override in a label", oneQuestion(`{"question":"Where?","header":"Env","options":["Staging","\u202dStaging\u202c"]}`),
@@ -75,7 +71,17 @@ func TestLookAlikes(t *testing.T) {
 		{"the same question with a word joiner", `{"questions":[` + validQ + `,` + strings.Replace(validQ, "Which", "Wh\u2060ich", 1) + `]}`,
 			`questions[1].question: repeats questions[0].question; each question text must be unique`},
 	}
-	for _, tt := range tests {
+	wantProblems(t, tests)
+}
+
+// problemCase is an input Parse must refuse with a problem, given in full.
+type problemCase struct{ name, input, want string }
+
+// wantProblems parses each case's input and checks its problem is among
+// those reported.
+func wantProblems(t *testing.T, cases []problemCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.input))
 			if err == nil {
@@ -142,5 +148,61 @@ func TestRecommendedWithInvisibleCharacters(t *testing.T) {
 	l := "Staging (Recommended\u200b)"
 	if !IsRecommended(l) || BareLabel(l) != "Staging" {
 		t.Errorf("IsRecommended %v, BareLabel %q; a label that reads as recommended is", IsRecommended(l), BareLabel(l))
+	}
+}
+
+// TestLookAlikeLetters: letters of other scripts drawn like Latin ones
+// (Cyrillic О, Greek Ο, fullwidth Ｏ) make a label read as another: as
+// "Other", which is rejected, as a label of the same question, which is a
+// repeat, or as "(Recommended)", which marks the option.
+func TestLookAlikeLetters(t *testing.T) {
+	tests := []problemCase{
+		{"Cyrillic O in Other", oneQuestion(`{"question":"Where?","header":"Env","options":["Staging","\u041ether"]}`),
+			"questions[0].options[1].label: \"\u041ether\" looks like \"Other\" (letters of another script drawn like Latin ones), which is added automatically for free text; remove this option"},
+		{"Greek Omicron in Other", oneQuestion(`{"question":"Where?","header":"Env","options":["Staging","\u039fth\u0435r"]}`),
+			"questions[0].options[1].label: \"\u039fth\u0435r\" looks like \"Other\" (letters of another script drawn like Latin ones), which is added automatically for free text; remove this option"},
+		{"fullwidth Other", oneQuestion(`{"question":"Where?","header":"Env","options":["Staging","\uff2f\uff54\uff48\uff45\uff52"]}`),
+			"questions[0].options[1].label: \"\uff2f\uff54\uff48\uff45\uff52\" looks like \"Other\" (letters of another script drawn like Latin ones), which is added automatically for free text; remove this option"},
+		{"Cyrillic o in a label", oneQuestion(`{"question":"Which?","header":"DB","options":["Postgres","P\u043estgres"]}`),
+			"questions[0].options[1].label: \"P\u043estgres\" repeats options[0]; labels must be unique within a question"},
+		{"a whole-Cyrillic look-alike", oneQuestion(`{"question":"Go on?","header":"Go","options":["Yes","\u04ae\u0435\u0455"]}`),
+			"questions[0].options[1].label: \"\u04ae\u0435\u0455\" repeats options[0]; labels must be unique within a question"},
+		{"a look-alike question", `{"questions":[` + validQ + `,` + strings.Replace(validQ, "Which", "Wh\u0456ch", 1) + `]}`,
+			"questions[1].question: repeats questions[0].question; each question text must be unique"},
+	}
+	wantProblems(t, tests)
+}
+
+// A look-alike "(Recommended)" marks the option, and is cut from the
+// label, as the real one is; a reference in Latin letters finds a label
+// written with look-alikes.
+func TestLookAlikeRecommendedAndMatching(t *testing.T) {
+	for _, l := range []string{"Staging (R\u0435commended)", "Staging \uff08Recommended\uff09", "Staging (R\u0435c\u043emm\u0435nd\u0435d)"} {
+		if !IsRecommended(l) || BareLabel(l) != "Staging" {
+			t.Errorf("%q: IsRecommended %v, BareLabel %q; want true, Staging", l, IsRecommended(l), BareLabel(l))
+		}
+	}
+	q := Question{Question: "Which?", Header: "DB", Options: []Option{{Label: "P\u043estgres"}, {Label: "SQLite"}}}
+	if i := q.LabelIndex("postgres"); i != 0 {
+		t.Errorf(`LabelIndex("postgres") = %d, want 0`, i)
+	}
+	// The label goes back as the model wrote it.
+	if a, err := Selection(q, []string{"Postgres"}, "", SourceProgram); err != nil || a.Selected[0] != "P\u043estgres" {
+		t.Errorf("Selection = %v, %v; want the label as written", a.Selected, err)
+	}
+}
+
+// Labels wholly in another script are kept, look-alike letters and all:
+// Russian "Другое" means "other" but does not look like it.
+func TestNonLatinLabelsKept(t *testing.T) {
+	for _, opts := range []string{
+		`["Да","Нет","Другое"]`,
+		`["Ναι","Όχι"]`,
+		`["Сервер","Клиент"]`,
+		`["Postgres","Постгрес"]`,
+	} {
+		if _, err := Parse([]byte(oneQuestion(`{"question":"Q?","header":"H","options":` + opts + `}`))); err != nil {
+			t.Errorf("options %s: %v", opts, err)
+		}
 	}
 }

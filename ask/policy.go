@@ -26,7 +26,7 @@ func ParsePolicy(flag, s string) (Policy, error) {
 	case PolicyError, PolicyAuto, PolicySuspend:
 		return p, nil
 	}
-	return "", fmt.Errorf("%s: %q is not a policy; use error, auto or suspend", flag, s)
+	return "", fmt.Errorf("%s: %s is not a policy; use error, auto or suspend", flag, Excerpt(s))
 }
 
 // Recommended builds the policy's answer to one question: for a

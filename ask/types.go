@@ -71,13 +71,8 @@ type Request struct {
 // IsRecommended reports whether the label ends with "(Recommended)",
 // ignoring case and surrounding space.
 func IsRecommended(label string) bool {
-	l := strings.TrimSpace(label)
-	if hasSuffixFold(l, recommendedSuffix) {
-		return true
-	}
-	// What a person sees decides: "(Recommended\u200b)" reads as
-	// recommended, so it is.
-	return !isPlain(l) && hasSuffixFold(strings.TrimSpace(Display(l)), recommendedSuffix)
+	_, ok := splitRecommended(label)
+	return ok
 }
 
 func hasSuffixFold(s, suffix string) bool {
@@ -87,16 +82,31 @@ func hasSuffixFold(s, suffix string) bool {
 // BareLabel returns the label without a trailing "(Recommended)" and
 // without surrounding space. Results always use bare labels.
 func BareLabel(label string) string {
+	bare, _ := splitRecommended(label)
+	return bare
+}
+
+// splitRecommended returns the label without its "(Recommended)" suffix
+// and surrounding space, and whether it had one. What a person sees
+// decides: "(Recommended\u200b)", with an invisible character, and
+// "(Rеcommended)", with a Cyrillic е, read as recommended, so they are;
+// the label is then returned as Display leaves it.
+func splitRecommended(label string) (bare string, ok bool) {
 	l := strings.TrimSpace(label)
-	if !hasSuffixFold(l, recommendedSuffix) && !isPlain(l) {
-		if d := strings.TrimSpace(Display(l)); hasSuffixFold(d, recommendedSuffix) {
-			l = d // the suffix was hidden among invisible characters
-		}
-	}
 	if hasSuffixFold(l, recommendedSuffix) {
-		l = strings.TrimSpace(l[:len(l)-len(recommendedSuffix)])
+		return strings.TrimSpace(l[:len(l)-len(recommendedSuffix)]), true
 	}
-	return l
+	if isPlain(l) {
+		return l, false
+	}
+	d := strings.TrimSpace(Display(l))
+	if !hasSuffixFold(skeleton(d), recommendedSuffix) {
+		return l, false
+	}
+	// skeleton maps rune for rune, and the suffix is ASCII: it is the
+	// last len(recommendedSuffix) runes of d.
+	rs := []rune(d)
+	return strings.TrimSpace(string(rs[:len(rs)-len(recommendedSuffix)])), true
 }
 
 // Recommended returns the indexes of the options marked "(Recommended)".
@@ -111,13 +121,14 @@ func (q Question) Recommended() []int {
 }
 
 // FoldKey normalises text for matching a person's or a program's reference
-// to a question or a label: display-safe, trimmed, case-folded, without a
+// to a question or a label: display-safe, look-alike letters read as the
+// Latin ones they are drawn as (skeleton), trimmed, case-folded, without a
 // "(Recommended)" suffix, inner runs of space collapsed.
 func FoldKey(s string) string {
 	if k, ok := simpleKey(s); ok {
 		return strings.ToLower(k) // the common case, without the copies below
 	}
-	return strings.ToLower(strings.Join(strings.Fields(BareLabel(Display(s))), " "))
+	return strings.ToLower(strings.Join(strings.Fields(BareLabel(skeleton(Display(s)))), " "))
 }
 
 // simpleKey returns s without its "(Recommended)" suffix, if any, and

@@ -144,6 +144,8 @@ func (d *decoder) checkQuestion(path string, q Question) {
 		switch {
 		case k == "":
 			d.add(p, "is empty; give a short label of 1 to 5 words")
+		case k == strings.ToLower(OtherLabel) && hasLookalike(Display(o.Label)):
+			d.add(p, "%s looks like \"Other\" (letters of another script drawn like Latin ones), which is added automatically for free text; remove this option", Excerpt(o.Label))
 		case k == strings.ToLower(OtherLabel):
 			d.add(p, "%s is added automatically for free text; remove this option", Excerpt(o.Label))
 		default:

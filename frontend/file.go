@@ -89,8 +89,10 @@ var _ ask.Frontend = (*File)(nil)
 // a *FileError (ErrBadAnswers), and so does one past the limits
 // (MaxFileBytes, MaxFileDepth, MaxFileItems, MaxFileScalarBytes), which are
 // checked before the YAML is parsed so that no file can make loading slow.
-// A path that is not a readable regular file is an error that is not
-// ErrBadAnswers; it is never opened if it is a pipe or device.
+// A pipe (/dev/stdin, <(…), a FIFO) is read with the same bound and a
+// deadline (fileread.PipeTimeout). A path that is not a readable regular
+// file or pipe is an error that is not ErrBadAnswers; a device is never
+// opened.
 func LoadFile(path string) (*File, error) {
 	data, size, err := readAnswers(path)
 	if err != nil {

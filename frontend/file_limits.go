@@ -2,13 +2,11 @@ package frontend
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"unicode/utf8"
 
-	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 // An answers file is a few KB of YAML written by hand; the limits below are
@@ -36,57 +34,21 @@ const (
 	MaxFileScalarBytes = 8 << 10
 )
 
-// readAnswers reads at most MaxFileBytes+1 bytes of a regular file, and
-// returns its size. A path that cannot be read as a file (missing, a
-// directory, a pipe, not readable) is an error naming it; its content is
-// judged by parseFile.
+// readAnswers reads at most MaxFileBytes+1 bytes of the answers file,
+// which may be a pipe (fileread.Read), and returns its size
+// (fileread.Unknown for a pipe). A path that cannot be read as a file
+// (missing, a directory, a device, a pipe that never ends, not readable)
+// is an error naming it; its content is judged by parseFile.
 func readAnswers(path string) (data []byte, size int64, err error) {
-	name := ask.Display(path)
-	// Stat before opening: opening a named pipe would block until some other
-	// process writes to it.
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, 0, fmt.Errorf("read answers file: %w", err)
-	}
-	if err := notRegular(name, info.Mode()); err != nil {
-		return nil, 0, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsPermission(err) {
-			return nil, 0, fmt.Errorf("read answers file: %w; make %s readable by this user", err, name)
-		}
-		return nil, 0, fmt.Errorf("read answers file: %w", err)
-	}
-	defer f.Close()
-	// Read one byte past the limit, to say where the file passes it, and
-	// never more, whatever the file's size or however it grows.
-	data = make([]byte, MaxFileBytes+1)
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, 0, fmt.Errorf("read answers file %s: %w", name, err)
-	}
-	return data[:n], max(info.Size(), int64(n)), nil
-}
-
-// notRegular explains a path that is not a regular file.
-func notRegular(name string, mode fs.FileMode) error {
-	var what string
+	data, size, err = fileread.Read(path, MaxFileBytes, fileread.PipeTimeout)
+	var nf *fileread.NotFileError
 	switch {
-	case mode.IsRegular():
-		return nil
-	case mode.IsDir():
-		what = "a directory"
-	case mode&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case mode&fs.ModeSocket != 0:
-		what = "a socket"
-	case mode&fs.ModeDevice != 0:
-		what = "a device"
-	default:
-		what = "not a regular file"
+	case errors.As(err, &nf):
+		return nil, 0, fmt.Errorf("read answers file: %w; give the path of a YAML file (see testdata/answers.yaml)", err)
+	case err != nil:
+		return nil, 0, fmt.Errorf("read answers file: %w", err)
 	}
-	return fmt.Errorf("read answers file: %s is %s; give the path of a YAML file (see testdata/answers.yaml)", name, what)
+	return data, size, nil
 }
 
 func sizeText(n int64) string {
@@ -104,15 +66,19 @@ var (
 	bomUTF16BE = []byte{0xFE, 0xFF}
 )
 
-// text checks that data, the start of a file of size bytes, is a UTF-8 file
-// within the size limit and returns it without a UTF-8 byte-order mark
-// (which goccy would keep as part of the first key). ok is false after
-// reporting why it is not.
+// text checks that data, the start of a file of size bytes (-1: unknown,
+// a pipe), is a UTF-8 file within the size limit and returns it without a
+// UTF-8 byte-order mark (which goccy would keep as part of the first key).
+// ok is false after reporting why it is not.
 func (p *fileParser) text(data []byte, size int64) (out []byte, ok bool) {
 	if size > MaxFileBytes || len(data) > MaxFileBytes {
+		total := "it is " + sizeText(max(size, int64(len(data))))
+		if size < 0 {
+			total = "more than " + sizeText(MaxFileBytes) + " arrived" // from a pipe
+		}
 		p.add(offsetPos(data, min(len(data), MaxFileBytes)),
-			"the file passes the %d KiB limit here: it is %s, and an answers file is a few KB of YAML; is this the right file?",
-			MaxFileBytes>>10, sizeText(max(size, int64(len(data)))))
+			"the file passes the %d KiB limit here: %s, and an answers file is a few KB of YAML; is this the right file?",
+			MaxFileBytes>>10, total)
 		return nil, false
 	}
 	saveAs := "; save it as UTF-8 (in PowerShell: Set-Content -Encoding utf8)"

@@ -77,7 +77,7 @@ func ParseMode(flag, s string) (Mode, error) {
 	case "":
 		return ModeDefault, nil
 	}
-	return "", fmt.Errorf("%s: %q is not a permission mode; use default (ask about every tool no rule allows) or bypassPermissions (run every tool no deny rule stops)", flag, ask.Display(s))
+	return "", fmt.Errorf("%s: %s is not a permission mode; use default (ask about every tool no rule allows) or bypassPermissions (run every tool no deny rule stops)", flag, ask.Excerpt(s))
 }
 
 // Policy is what decides without asking: rules, and a mode.

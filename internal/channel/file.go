@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // maxFileBytes bounds the config file: a few tokens and ids.
@@ -73,7 +75,7 @@ func parseFile(path string, data []byte) (map[string]string, error) {
 			return nil, fmt.Errorf("%s:%d: not KEY=value", path, n)
 		}
 		if !known[key] {
-			return nil, fmt.Errorf("%s:%d: %s is not a channel setting (%s)", path, n, excerptKey(Redact(key)), knownKeys())
+			return nil, fmt.Errorf("%s:%d: %s is not a channel setting (%s)", path, n, ask.Excerpt(Redact(key)), knownKeys())
 		}
 		value = strings.TrimSpace(value)
 		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
@@ -82,14 +84,6 @@ func parseFile(path string, data []byte) (map[string]string, error) {
 		out[key] = value
 	}
 	return out, sc.Err()
-}
-
-// excerptKey quotes a key that is not one, bounded.
-func excerptKey(k string) string {
-	if len(k) > 40 {
-		k = k[:40] + "…"
-	}
-	return fmt.Sprintf("%q", k)
 }
 
 func knownKeys() string {

@@ -15,14 +15,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -71,13 +74,26 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	err := app.RunContext(ctx, interspersed(app, args))
 	var q quiet
 	if err != nil && !errors.As(err, &q) {
-		msg := err.Error()
+		msg := shortenLongPaths(err)
 		if !strings.HasSuffix(msg, "\n") {
 			msg += "\n"
 		}
 		fmt.Fprint(e.ios.ErrOut, "askuser: "+msg)
 	}
 	return exitCode(err)
+}
+
+// shortenLongPaths is err's message with every path the system refused as
+// too long (ENAMETOOLONG) quoted by ask.Excerpt: such a path is a value a
+// person passed (--state-dir, --script, a question file), of any length,
+// and the messages that wrap the system's error may name it again.
+func shortenLongPaths(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENAMETOOLONG) && utf8.RuneCountInString(pe.Path) > ask.ExcerptChars {
+		msg = strings.ReplaceAll(msg, pe.Path, ask.Excerpt(pe.Path))
+	}
+	return msg
 }
 
 func newApp(e *env) *cli.App {
@@ -256,7 +272,16 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if name, ok := undefinedFlag(err); ok {
 		return unknownFlag(c.App, c.Command, name)
 	}
-	return usageErrorf("%v; run %s --help for usage", err, c.Command.HelpName)
+	return usageErrorf("%s; run %s --help for usage", flagParseError(err), c.Command.HelpName)
+}
+
+// flagParseError is the flag parser's error with the value it quotes cut
+// to ask.Excerpt: the parser quotes it whole.
+func flagParseError(err error) string {
+	if m := badFlagValue().FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("invalid value %s for flag -%s: %s", ask.Excerpt(flagValue(m[1])), m[2], m[3])
+	}
+	return err.Error()
 }
 
 // SignalContext returns a context cancelled by the first SIGINT or SIGTERM.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/frontend"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 func askCommand(e *env) *cli.Command {
@@ -56,7 +56,7 @@ func runAsk(c *cli.Context, e *env) error {
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return usageErrorf("--on-timeout: %q is not valid for ask; use error or auto", c.String("on-timeout"))
+		return usageErrorf("--on-timeout: %s is not valid for ask; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	path := c.Args().First()
 	if path == "" {
@@ -64,6 +64,9 @@ func runAsk(c *cli.Context, e *env) error {
 			return usageErrorf("ask needs a question file: askuser ask FILE, or askuser ask - to read it from standard input")
 		}
 		path = "-"
+	}
+	if path == "-" && spec.answersIn {
+		return spec.stdinTaken("the question set cannot come from standard input too", "give the question file as an argument")
 	}
 	fd, err := protocolFD(c)
 	if err != nil {
@@ -137,14 +140,36 @@ func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
 		if err != nil && len(data) == 0 {
 			return ask.Input{}, nil, withCode(ExitInvalid, fmt.Errorf("read question set from standard input: %w", err))
 		}
-	} else if data, err = os.ReadFile(path); err != nil {
-		return ask.Input{}, nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	} else if data, err = readQuestionFile(path); err != nil {
+		return ask.Input{}, nil, err
 	}
 	in, err := ask.Parse(data)
 	if err != nil {
 		return in, nil, withCode(ExitInvalid, describeInvalid(name, err))
 	}
 	return in, rest, nil
+}
+
+// maxQuestionFile bounds a question file. A question set is a few KB, but
+// a file may hold what a broken model sent (a megabyte of header, which
+// is then refused with a short quote), so the bound is generous: it stops
+// /dev/zero, not a model's worst.
+const maxQuestionFile = 8 << 20
+
+// readQuestionFile reads a question file, which may be a pipe, within
+// maxQuestionFile and fileread.PipeTimeout: /dev/zero or a FIFO nobody
+// writes to must not exhaust memory or hang.
+func readQuestionFile(path string) ([]byte, error) {
+	const limit = maxQuestionFile
+	data, _, err := fileread.Read(path, limit, fileread.PipeTimeout)
+	switch {
+	case err != nil:
+		return nil, withCode(ExitUsage, fmt.Errorf("read question file: %w", err))
+	case len(data) > limit:
+		return nil, withCode(ExitInvalid, fmt.Errorf("question file %s passes %d MiB; a question set is a few KB of JSON: is this the right file?",
+			ask.Display(path), limit>>20))
+	}
+	return data, nil
 }
 
 // describeInvalid words a validation error for a person: the file, then

@@ -85,7 +85,7 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", c.String("on-timeout"))
 	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, usageErrorf("--on-timeout: %q is not valid here; use error or auto", c.String("on-timeout"))
+		return nil, nil, usageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(c.String("on-timeout")))
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
@@ -105,7 +105,7 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 			b.file.SetUnanswered(spec.unanswered)
 		}
 		if b.fileErr != nil {
-			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %v\n", spec.answersFrom, b.fileErr)
+			fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", spec.answersFrom, shortenLongPaths(b.fileErr))
 		}
 	}
 	return b, rules, nil
@@ -127,6 +127,9 @@ func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	if err := s.readRest(c, e, slices.Contains(s.names, feFile)); err != nil {
 		return s, err
 	}
+	if s.answersIn {
+		return s, s.stdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
+	}
 	if s.unanswered == ask.PolicySuspend {
 		return s, usageErrorf("%s suspend needs a session to come back to; use error or auto", s.unansweredFrom)
 	}
@@ -142,7 +145,7 @@ func bridgeNames(from, value string, accepted []string) ([]string, error) {
 		case n == feStdio:
 			return nil, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", from)
 		default:
-			return nil, usageErrorf("%s: %q is not a frontend here; use %s, or a comma list such as %s", from, n, orList(accepted), listExample(accepted))
+			return nil, usageErrorf("%s: %s is not a frontend here; use %s, or a comma list such as %s", from, ask.Excerpt(n), orList(accepted), listExample(accepted))
 		}
 	}
 	return parseFrontendList(from, value, accepted) // auto in a list, a name twice, a channel not built in

@@ -97,7 +97,7 @@ func channelSources(c *cli.Context, e *env) (channel.Sources, error) {
 func buildChannel(name string, src channel.Sources) (relay.Served, error) {
 	spec, ok := channel.Lookup(name)
 	if !ok {
-		return relay.Served{}, usageErrorf("%q is not a chat channel; askuser knows %s", name, strings.Join(knownChannels(), ", "))
+		return relay.Served{}, usageErrorf("%s is not a chat channel; askuser knows %s", ask.Excerpt(name), strings.Join(knownChannels(), ", "))
 	}
 	if spec.New == nil {
 		return relay.Served{}, withCode(ExitUsage, spec.NotLinked())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
 )
 
@@ -48,7 +49,7 @@ started. Exit 0 when it worked, 2 when a setting is missing, 1 when the platform
 
 func listChannels(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("channels: unknown subcommand %q; use channels, or channels test NAME", c.Args().First())
+		return usageErrorf("channels: unknown subcommand %s; use channels, or channels test NAME", ask.Excerpt(c.Args().First()))
 	}
 	src, err := channelSources(nil, e)
 	if err != nil {

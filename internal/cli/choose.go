@@ -38,6 +38,10 @@ type frontendSpec struct {
 	plain                bool // --plain or ASKUSER_PLAIN
 	// place is where the inbox and channel frontends keep their sets.
 	place relayPlace
+
+	// answersIn says the answers file is standard input itself
+	// (--answers /dev/stdin): then nothing else may read standard input.
+	answersIn bool
 }
 
 func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
@@ -95,6 +99,11 @@ func (s *frontendSpec) readRest(c *cli.Context, e *env, fileChosen bool) error {
 	if fileChosen && s.answers == "" {
 		return usageErrorf("%s file needs an answers file: give --answers FILE (or ASKUSER_ANSWERS)", s.nameFrom)
 	}
+	s.answersIn = e.ios.IsIn(s.answers)
+	if s.answersIn && fileChosen && slices.Contains(s.names, feStdio) {
+		return s.stdinTaken("the stdio frontend cannot read answers from standard input too",
+			"drop stdio from "+s.nameFrom+", or give the answers file another way (a path, or <(…))")
+	}
 	if v, from := flagOrEnv(c, e, "on-unanswered", "ASKUSER_ON_UNANSWERED"); v != "" {
 		p, err := ask.ParsePolicy(from, v)
 		if err != nil {
@@ -103,6 +112,13 @@ func (s *frontendSpec) readRest(c *cli.Context, e *env, fileChosen bool) error {
 		s.unanswered, s.unansweredFrom = p, from
 	}
 	return nil
+}
+
+// stdinTaken is the usage error for something (what) that would read
+// standard input when the answers file is standard input: it would find
+// nothing, or take the file's bytes. fix says what to do instead.
+func (s frontendSpec) stdinTaken(what, fix string) error {
+	return usageErrorf("%s %s is standard input, so %s; %s", s.answersFrom, ask.Display(s.answers), what, fix)
 }
 
 // flagOrEnv returns the flag's value, else the environment variable's, and
@@ -133,7 +149,7 @@ func parseFrontendList(from, value string, accepted []string) ([]string, error) 
 			spec, _ := channel.Lookup(n)
 			return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", from, spec.NotLinked()))
 		case !slices.Contains(accepted, n):
-			return nil, usageErrorf("%s: %q is not a frontend; use %s, or a comma list such as %s", from, n, orList(accepted), listExample(accepted))
+			return nil, usageErrorf("%s: %s is not a frontend; use %s, or a comma list such as %s", from, ask.Excerpt(n), orList(accepted), listExample(accepted))
 		case n == feAuto && len(names) > 1:
 			return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
 		case slices.Contains(names[:i], n):

@@ -36,7 +36,7 @@ resume. The bash script needs no bash-completion package.`,
 			}
 			script, ok := completionScripts[c.Args().First()]
 			if !ok {
-				return usageErrorf("completion: %q is not a shell askuser completes; use bash, zsh or fish", c.Args().First())
+				return usageErrorf("completion: %s is not a shell askuser completes; use bash, zsh or fish", ask.Excerpt(c.Args().First()))
 			}
 			_, err := fmt.Fprint(c.App.Writer, script)
 			return err

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // checkDurations refuses a negative value for any duration flag of the
@@ -30,7 +32,7 @@ func checkDurations(c *cli.Context) error {
 // badFlagValue is how the flag package reports a value it cannot parse
 // (compiled on first use, not at every start).
 var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): parse error$`)
+	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): (parse error|value out of range)$`)
 })
 
 // durationUsage words a duration flag's unparsable value: Go's durations
@@ -45,10 +47,30 @@ func durationUsage(c *cli.Context, err error) (string, bool) {
 		if !ok || !slices.Contains(df.Names(), m[2]) {
 			continue
 		}
-		if _, err := strconv.ParseFloat(m[1], 64); err == nil {
-			return fmt.Sprintf("--%s: %q has no unit; add a unit, for example %sm (or %ss, %sh)", df.Name, m[1], m[1], m[1], m[1]), true
+		v := flagValue(m[1])
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			n := unitExample(v)
+			return fmt.Sprintf("--%s: %s has no unit; add a unit, for example %sm (or %ss, %sh)", df.Name, ask.Excerpt(v), n, n, n), true
 		}
-		return fmt.Sprintf("--%s: %q is not a duration; write one with a unit, for example 5m, 30s or 2h", df.Name, m[1]), true
+		return fmt.Sprintf("--%s: %s is not a duration; write one with a unit, for example 5m, 30s or 2h", df.Name, ask.Excerpt(v)), true
 	}
 	return "", false
+}
+
+// flagValue is a value as the flag package quoted it in its error (with
+// %q), unquoted again so that ask.Excerpt quotes it once.
+func flagValue(quoted string) string {
+	if v, err := strconv.Unquote(`"` + quoted + `"`); err == nil {
+		return v
+	}
+	return quoted
+}
+
+// unitExample is a number to suggest a unit with: the one given, when it
+// is short enough to repeat, else 5.
+func unitExample(n string) string {
+	if len(n) > 8 {
+		return "5"
+	}
+	return n
 }

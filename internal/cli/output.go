@@ -236,7 +236,7 @@ func (p *printer) textEvent(e agentloop.Event) {
 		p.endLine()
 		for _, b := range e.Message.ToolUses() {
 			if !slices.Contains(p.tools, b.Name) {
-				fmt.Fprintf(p.errOut, "askuser: the model called an unknown tool %q; it was told the tools are %s\n", b.Name, strings.Join(p.tools, ", "))
+				fmt.Fprintf(p.errOut, "askuser: the model called an unknown tool %s; it was told the tools are %s\n", ask.Excerpt(b.Name), strings.Join(p.tools, ", "))
 			}
 		}
 	}

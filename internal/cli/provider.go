@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -117,7 +118,7 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 		}
 		return s, nil
 	}
-	return nil, usageErrorf("--provider: %q is not a provider; use anthropic, openai or script", name)
+	return nil, usageErrorf("--provider: %s is not a provider; use anthropic, openai or script", ask.Excerpt(name))
 }
 
 // subProvider is the provider sub-agents run on when --subagent-model (or

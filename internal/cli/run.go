@@ -91,7 +91,7 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	switch o.format {
 	case outText, outJSON, outStreamJSON:
 	default:
-		return o, usageErrorf("--output-format: %q is not a format; use text, json or stream-json", o.format)
+		return o, usageErrorf("--output-format: %s is not a format; use text, json or stream-json", ask.Excerpt(o.format))
 	}
 	if o.format != outText && !o.print {
 		o.print = true // a machine format is headless by nature
@@ -108,7 +108,7 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 		}
 		o.streamInput = true
 	default:
-		return o, usageErrorf("--input-format: %q is not a format; use text or stream-json", in)
+		return o, usageErrorf("--input-format: %s is not a format; use text or stream-json", ask.Excerpt(in))
 	}
 	if o.subagentDepth = c.Int("subagent-depth"); o.subagentDepth < 1 {
 		return o, usageErrorf("--subagent-depth must be at least 1, got %d", o.subagentDepth)
@@ -129,7 +129,7 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	switch o.bell {
 	case "auto", "always", "never":
 	default:
-		return o, usageErrorf("--bell: %q is not a setting; use auto, always or never", o.bell)
+		return o, usageErrorf("--bell: %s is not a setting; use auto, always or never", ask.Excerpt(o.bell))
 	}
 	o.system = DefaultSystemPrompt
 	if s := c.String("system-prompt"); s != "" {
@@ -143,6 +143,21 @@ func readRunOptions(c *cli.Context, e *env) (runOptions, error) {
 	}
 	o.protocolOut, err = protocolFD(c)
 	return o, err
+}
+
+// stdinFree refuses a run that would read standard input (for the prompt,
+// or stream-json lines) when the answers file is standard input.
+func (o runOptions) stdinFree(c *cli.Context) error {
+	switch {
+	case !o.frontendSpec.answersIn:
+		return nil
+	case o.streamInput:
+		return o.frontendSpec.stdinTaken("--input-format stream-json cannot read standard input too",
+			"give the answers file another way (a path, or <(…))")
+	case c.NArg() == 0:
+		return o.frontendSpec.stdinTaken("the prompt cannot come from standard input too", "give the prompt as an argument")
+	}
+	return nil
 }
 
 // readPrompt returns the prompt: the arguments joined, else all of stdin.

@@ -81,6 +81,9 @@ func runRun(c *cli.Context, e *env) error {
 	tools := readToolSpec(c, from)
 	var prompt string
 	stdinUsed := false
+	if err := o.stdinFree(c); err != nil {
+		return err
+	}
 	if !o.streamInput {
 		if prompt, stdinUsed, err = readPrompt(c, e); err != nil {
 			return err
@@ -303,7 +306,7 @@ func parseUserLine(raw json.RawMessage) (agentloop.Message, error) {
 	}
 	for _, b := range msg.Content {
 		if b.Type != agentloop.BlockText {
-			return msg, fmt.Errorf("user line: only text blocks are accepted in message.content, got %q; answer questions with answer lines", b.Type)
+			return msg, fmt.Errorf("user line: only text blocks are accepted in message.content, got %s; answer questions with answer lines", ask.Excerpt(b.Type))
 		}
 	}
 	if strings.TrimSpace(msg.Text()) == "" {

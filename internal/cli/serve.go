@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -64,11 +65,16 @@ Ctrl+C stops serving; a resume under way goes on by itself.`,
 
 func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("serve takes no arguments, got %q; the state directory is --state-dir DIR", c.Args().First())
+		return usageErrorf("serve takes no arguments, got %s; the state directory is --state-dir DIR", ask.Excerpt(c.Args().First()))
 	}
 	store, err := sessionStore(c, e)
 	if err != nil {
 		return err
+	}
+	// A directory that does not exist yet is served empty; one that
+	// cannot be (a name too long, a file in the way) is said now.
+	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return withCode(ExitUsage, fmt.Errorf("state directory: %w", err))
 	}
 	served, err := configuredChannels(c, e)
 	if err != nil {

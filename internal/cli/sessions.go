@@ -60,7 +60,7 @@ func listSessions(c *cli.Context, e *env) error {
 		if s := didYouMean(nearest(c.Args().First(), []string{"rm", "prune"})); s != "" {
 			use = s + " (" + use + ")"
 		}
-		return usageErrorf("sessions: unknown subcommand %q; %s", c.Args().First(), use)
+		return usageErrorf("sessions: unknown subcommand %s; %s", ask.Excerpt(c.Args().First()), use)
 	}
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
@@ -77,7 +77,7 @@ func listSessions(c *cli.Context, e *env) error {
 	dir := ""
 	if c.IsSet("dir") {
 		if dir, err = filepath.Abs(c.String("dir")); err != nil || c.String("dir") == "" {
-			return usageErrorf("--dir: %q is not a directory", c.String("dir"))
+			return usageErrorf("--dir: %s is not a directory", ask.Excerpt(c.String("dir")))
 		}
 	}
 	var shown []session.Summary

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -82,7 +83,7 @@ days): waiting, cancelled, damaged and finished ones alike, or only finished one
 
 func pruneSessions(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("sessions prune takes no arguments, got %q; to delete sessions by id use askuser sessions rm ID...", c.Args().First())
+		return usageErrorf("sessions prune takes no arguments, got %s; to delete sessions by id use askuser sessions rm ID...", ask.Excerpt(c.Args().First()))
 	}
 	if !c.IsSet("older-than") {
 		return usageErrorf("sessions prune needs --older-than AGE, e.g. --older-than 7d")
@@ -148,13 +149,14 @@ var dayPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // with d for days (24h) in front. flag names the flag in errors.
 func parseAge(flag, s string) (time.Duration, error) {
 	bad := func(why string) (time.Duration, error) {
-		return 0, usageErrorf("%s: %q %s; write an age such as 7d (days), 36h or 90m", flag, s, why)
+		return 0, usageErrorf("%s: %s %s; write an age such as 7d (days), 36h or 90m", flag, ask.Excerpt(s), why)
 	}
 	if strings.TrimSpace(s) == "" {
 		return bad("is not an age")
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return 0, usageErrorf("%s: %q has no unit; add a unit, for example %sd (days) or %sh", flag, s, s, s)
+		n := unitExample(s)
+		return 0, usageErrorf("%s: %s has no unit; add a unit, for example %sd (days) or %sh", flag, ask.Excerpt(s), n, n)
 	}
 	var d time.Duration
 	rest := s

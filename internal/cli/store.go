@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/store/postgres"
 )
@@ -56,7 +57,7 @@ func sessionStoreAt(dir, url, from string, e *env) (*session.Store, error) {
 	if url != "" {
 		if !postgres.IsURL(url) {
 			shown, _ := postgres.Redact(url)
-			return nil, usageErrorf("%s: %s is not a team store; it is a PostgreSQL URL, postgres://user@host:port/database", from, shown)
+			return nil, usageErrorf("%s: %s is not a team store; it is a PostgreSQL URL, postgres://user@host:port/database", from, ask.Excerpt(shown))
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 		defer cancel()

@@ -3,8 +3,11 @@ package cli
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // nearest returns the candidates a mistyped word most likely meant: those
@@ -26,12 +29,16 @@ func nearest(typed string, candidates []string) []string {
 		return nil
 	}
 	best, out := 3, []string(nil)
+	n := len([]rune(typed))
 	for _, c := range candidates {
-		d := editDistance(typed, c)
 		limit := 2
 		if len([]rune(c)) <= 4 {
 			limit = 1
 		}
+		if abs(n-len([]rune(c))) > limit {
+			continue // at least that many edits apart: not worth the table (a 100 KB word)
+		}
+		d := editDistance(typed, c)
 		switch {
 		case d > limit || d > best || slices.Contains(out, c):
 		case d < best:
@@ -45,6 +52,8 @@ func nearest(typed string, candidates []string) []string {
 	}
 	return out
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // editDistance is the optimal-string-alignment distance between a and b:
 // insertions, deletions, substitutions and transpositions of neighbours
@@ -107,6 +116,9 @@ func dashed(name string) string {
 // the commands that have it.
 func unknownFlag(app *cli.App, cmd *cli.Command, name string) error {
 	help := cmd.HelpName
+	if utf8.RuneCountInString(name) > ask.ExcerptChars {
+		return usageErrorf("flag provided but not defined: %s; run %s --help for usage", ask.Excerpt("-"+name), help)
+	}
 	var near []string
 	for _, n := range nearest(name, flagNames(cmd.Flags)) {
 		near = append(near, dashed(n))
@@ -148,9 +160,9 @@ func unknownCommand(cmds []*cli.Command, name, see string) error {
 		}
 	}
 	if s := didYouMean(nearest(name, names)); s != "" {
-		return usageErrorf("unknown command %q; %s (run %s to see the commands)", name, s, see)
+		return usageErrorf("unknown command %s; %s (run %s to see the commands)", ask.Excerpt(name), s, see)
 	}
-	return usageErrorf("unknown command %q; run %s to see the commands", name, see)
+	return usageErrorf("unknown command %s; run %s to see the commands", ask.Excerpt(name), see)
 }
 
 // undefinedFlag extracts the flag name from the flag package's error for

@@ -68,6 +68,9 @@ type Turn struct {
 	// RetryAfter, with Status, is sent as the retry-after header (seconds,
 	// or an HTTP date) instead of retry-after-ms: 1.
 	RetryAfter string `json:"retry_after,omitempty"`
+	// RetryAfterMs, with Status, is sent as the retry-after-ms header
+	// instead of retry-after-ms: 1 (and beside RetryAfter, if both are set).
+	RetryAfterMs string `json:"retry_after_ms,omitempty"`
 	// ErrorMessage is the message of a Status or ErrorEvent error; empty
 	// means a default naming the fault.
 	ErrorMessage string `json:"error_message,omitempty"`
@@ -256,9 +259,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case turn.HangHeaders:
 		<-r.Context().Done()
 	case turn.Status != 0:
-		if turn.RetryAfter != "" {
-			w.Header().Set("retry-after", turn.RetryAfter)
-		} else {
+		switch {
+		case turn.RetryAfter != "" || turn.RetryAfterMs != "":
+			if turn.RetryAfter != "" {
+				w.Header().Set("retry-after", turn.RetryAfter)
+			}
+			if turn.RetryAfterMs != "" {
+				w.Header().Set("retry-after-ms", turn.RetryAfterMs)
+			}
+		default:
 			w.Header().Set("retry-after-ms", "1")
 		}
 		msg := turn.ErrorMessage

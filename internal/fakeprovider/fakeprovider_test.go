@@ -228,6 +228,7 @@ func writeFile(t *testing.T, path, text string) {
 func TestFaultModes(t *testing.T) {
 	srv := NewAnthropic(
 		Turn{Status: 429, RetryAfter: "2"},
+		Turn{Status: 503, RetryAfterMs: "86400000"},
 		Turn{Text: "Hello, world", EndEarly: true},
 		Turn{ToolCalls: []ToolCall{{Name: "AskUserQuestion", Input: json.RawMessage(`{"ignored":1}`), RawInput: `{questions: [}`}}},
 	)
@@ -235,6 +236,10 @@ func TestFaultModes(t *testing.T) {
 	res, _ := post(t, srv.URL+"/v1/messages", anthropicBody)
 	if res.StatusCode != 429 || res.Header.Get("retry-after") != "2" || res.Header.Get("retry-after-ms") != "" {
 		t.Errorf("retry-after: %d %v", res.StatusCode, res.Header)
+	}
+	res, _ = post(t, srv.URL+"/v1/messages", anthropicBody)
+	if res.StatusCode != 503 || res.Header.Get("retry-after-ms") != "86400000" || res.Header.Get("retry-after") != "" {
+		t.Errorf("retry-after-ms: %d %v", res.StatusCode, res.Header)
 	}
 	res, body := post(t, srv.URL+"/v1/messages", anthropicBody)
 	if got := strings.Join(events(t, body), " "); res.StatusCode != 200 || got != "message_start ping content_block_start content_block_delta" {

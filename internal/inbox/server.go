@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/ask"
 )
 
 //go:embed templates/*.tmpl
@@ -78,7 +80,12 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	}
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w %q: %v; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, addr, err)
+		why := err.Error()
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			why = ae.Err // without the address, which is quoted in part
+		}
+		return nil, fmt.Errorf("%w %s: %s; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, ask.Excerpt(addr), why)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -108,6 +108,21 @@ func kindOf(f *os.File) InKind {
 // InKind reports what standard input is.
 func (s *IOStreams) InKind() InKind { return s.inKind }
 
+// IsIn reports whether path names standard input itself (/dev/stdin,
+// /dev/fd/0, or the file or pipe it was redirected from), so that a
+// command reading a file from path knows stdin is used up by it.
+func (s *IOStreams) IsIn(path string) bool {
+	if s.inFile == nil || path == "" {
+		return false
+	}
+	in, err := s.inFile.Stat()
+	if err != nil {
+		return false
+	}
+	named, err := os.Stat(path)
+	return err == nil && os.SameFile(in, named)
+}
+
 // IsStdoutTTY reports whether standard output is a terminal.
 func (s *IOStreams) IsStdoutTTY() bool { return s.outTTY }
 

@@ -1,9 +1,11 @@
 package iostreams
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/creack/pty"
@@ -52,6 +54,50 @@ func TestInKind(t *testing.T) {
 	// A reader that is not a file (tests, embedding) counts as a pipe.
 	if s := New(nil, nil, nil); s.InKind() != InPipe {
 		t.Errorf("non-file stdin: kind %v, want a pipe", s.InKind())
+	}
+}
+
+// IsIn tells the paths that name standard input from the others.
+func TestIsIn(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	other, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	defer w2.Close()
+	file := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromFile.Close()
+	fd := func(f *os.File) string { return fmt.Sprintf("/dev/fd/%d", f.Fd()) }
+	for _, c := range []struct {
+		in   *os.File
+		path string
+		want bool
+	}{
+		{r, fd(r), true},       // /dev/stdin when stdin is this pipe
+		{r, fd(other), false},  // <(…): another pipe
+		{r, file, false},       // a file
+		{fromFile, file, true}, // < answers.yaml --answers answers.yaml
+		{r, "/no/such/file", false},
+	} {
+		if got := New(c.in, nil, nil).IsIn(c.path); got != c.want {
+			t.Errorf("IsIn(%s) = %v, want %v", c.path, got, c.want)
+		}
+	}
+	if New(strings.NewReader("x"), nil, nil).IsIn("/dev/stdin") {
+		t.Error("a reader that is not a file named by /dev/stdin")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/fileread"
 )
 
 // ErrBadConfig marks an MCP configuration that cannot be used: unreadable,
@@ -107,6 +108,11 @@ func ParseConfigs(specs []string) (*Config, error) {
 	return cfg, nil
 }
 
+// maxConfigBytes bounds an MCP configuration file, which may be a pipe
+// (<(…)): a few KB of JSON, far below this; /dev/zero must not exhaust
+// memory.
+const maxConfigBytes = 1 << 20
+
 // readSpec returns the spec's text and the name its problems are reported
 // under.
 func readSpec(i int, spec string) (source string, data []byte, err error) {
@@ -117,12 +123,14 @@ func readSpec(i int, spec string) (source string, data []byte, err error) {
 	if strings.TrimSpace(spec) == "" {
 		return fmt.Sprintf("--mcp-config #%d", i+1), nil, errors.New(`is empty; give a file path or JSON such as {"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","."]}}}`)
 	}
-	data, err = os.ReadFile(spec)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return ask.Display(spec), nil, errors.New("no such file; give the path of an MCP configuration file, or the JSON itself")
-		}
+	data, _, err = fileread.Read(spec, maxConfigBytes, fileread.PipeTimeout)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return ask.Display(spec), nil, errors.New("no such file; give the path of an MCP configuration file, or the JSON itself")
+	case err != nil:
 		return ask.Display(spec), nil, fmt.Errorf("cannot read it: %v", err)
+	case len(data) > maxConfigBytes:
+		return ask.Display(spec), nil, fmt.Errorf("passes %d KiB; an MCP configuration is a few KB of JSON: is this the right file?", maxConfigBytes>>10)
 	}
 	return ask.Display(spec), data, nil
 }

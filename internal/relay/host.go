@@ -16,6 +16,9 @@ import (
 // redelivered tap as the first.
 const maxDeliveries = 20
 
+// maxNameChars bounds a person's name from a platform.
+const maxNameChars = 64
+
 // Verdicts a tap gets.
 const (
 	notWaiting = "This question is no longer waiting."
@@ -86,6 +89,8 @@ func sentFor(e *session.Entry, name string) *session.Sent {
 func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 	// An answer being taken is taken whole, though the relay stops.
 	ctx = context.WithoutCancel(ctx)
+	// A name from a platform is shown and stored: made safe, and short.
+	t.Who.Name = channel.Cut(ask.Display(t.Who.Name), maxNameChars)
 	if !h.s.Allow.Allows(t.Who.ID) {
 		return channel.Verdict{Text: channel.NotAllowed}
 	}

@@ -26,7 +26,7 @@ func TestTapAnswersTheSet(t *testing.T) {
 	if m.Title != "askuser ask" || m.Rev != 1 || m.Room != "room-1" || !strings.Contains(m.Text, "2. SQLite") {
 		t.Errorf("the message: %+v", m)
 	}
-	_, v, err := rg.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}},
+	_, v, err := rg.srv.Tap(limit, "U-alice", "@al\x1b[31mice\u202e", m, channeltest.Pick{Options: []int{1}},
 		channeltest.Pick{Options: []int{0, 2}, Other: "and a \x1b[31mdemo"})
 	if err != nil || !v.OK {
 		t.Fatalf("the tap: %+v, %v", v, err)

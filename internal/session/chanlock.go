@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // A chat channel is served by one process of a state directory at a time
@@ -20,7 +22,7 @@ var ErrChannelHeld = errors.New("served by another askuser process")
 // while another process holds it.
 func (st *Store) HoldChannel(name string) (release func(), err error) {
 	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" {
-		return nil, fmt.Errorf("%q is not a channel name", name)
+		return nil, fmt.Errorf("%s is not a channel name", ask.Excerpt(name))
 	}
 	return st.backend().HoldChannel(name)
 }

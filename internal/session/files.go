@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // files is the Backend of a Store that keeps everything in its state
@@ -172,7 +174,7 @@ func (f files) List() ([]Stored, error) {
 		p := f.path(id)
 		s := Stored{Name: id, InUse: inUse(p)}
 		if !validID(id) {
-			s.Err = fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\"", ErrNotFound, excerpt(id))
+			s.Err = fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\"", ErrNotFound, ask.Excerpt(id))
 		} else {
 			s.Data, s.Err = f.Read(id)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/ask"
 )
 
 // CorruptError reports a damaged journal: where, and what can be saved.
@@ -172,7 +173,7 @@ func (s *Session) target(r record) *agentloop.State {
 // so "*", "?", "[", "/" and ".." are not ids.
 func (st *Store) find(id string) (string, error) {
 	if !validID(id) {
-		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, excerpt(id))
+		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, ask.Excerpt(id))
 	}
 	b := st.backend()
 	matches, err := b.Find(id)
@@ -183,15 +184,15 @@ func (st *Store) find(id string) (string, error) {
 	case len(matches) == 1:
 		return matches[0], nil
 	case len(matches) == 0:
-		return "", fmt.Errorf("%w %q in %s; askuser sessions lists them", ErrNotFound, id, st.where())
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(id), st.where())
 	}
 	listed := matches[:min(len(matches), 10)]
 	more := ""
 	if len(matches) > len(listed) {
 		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
 	}
-	return "", fmt.Errorf("%w: %q is the start of %d sessions (%s%s); give more of it",
-		ErrAmbiguous, id, len(matches), strings.Join(listed, ", "), more)
+	return "", fmt.Errorf("%w: %s is the start of %d sessions (%s%s); give more of it",
+		ErrAmbiguous, ask.Excerpt(id), len(matches), strings.Join(listed, ", "), more)
 }
 
 // where names the store in messages: the sessions directory, or the
@@ -209,12 +210,4 @@ func validID(id string) bool {
 		}
 	}
 	return id != ""
-}
-
-// excerpt quotes at most 60 bytes of an id that is not one.
-func excerpt(id string) string {
-	if len(id) > 60 {
-		return fmt.Sprintf("%q… (%d bytes)", id[:60], len(id))
-	}
-	return fmt.Sprintf("%q", id)
 }

@@ -119,13 +119,13 @@ func (st *Store) Mailbox() Mailbox {
 // outside the state directory.
 func (m *FileMailbox) dir(box Box) (string, error) {
 	if !channel.ValidKey(box.Key) {
-		return "", fmt.Errorf("mailbox: %s is not a question set's key", excerpt(box.Key))
+		return "", fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
 	}
 	if box.Session == "" {
 		return filepath.Join(m.st.Dir, mailboxDir), nil
 	}
 	if !validID(box.Session) {
-		return "", fmt.Errorf("mailbox: %w: %s is not a session id", ErrNotFound, excerpt(box.Session))
+		return "", fmt.Errorf("mailbox: %w: %s is not a session id", ErrNotFound, ask.Excerpt(box.Session))
 	}
 	return filepath.Join(m.st.SideDir(box.Session), mailboxDir), nil
 }
@@ -143,7 +143,7 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	}
 	if box.Session != "" {
 		if _, err := os.Lstat(filepath.Join(m.st.sessionsDir(), box.Session+".jsonl")); err != nil {
-			return fmt.Errorf("mailbox: %w %q: it was deleted", ErrNotFound, box.Session)
+			return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
 		}
 	}
 	data, err := json.Marshal(d)
@@ -168,7 +168,7 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 			return rerr
 		}
 		if !ok { // removed just now (the session was deleted)
-			return fmt.Errorf("mailbox: %w %q: it was deleted", ErrNotFound, box.Session)
+			return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
 		}
 		return &AnsweredError{First: first}
 	}

@@ -124,7 +124,7 @@ func (r *FileRegistry) dir() string { return filepath.Join(r.st.Dir, registryDir
 
 func (r *FileRegistry) path(key, ext string) (string, error) {
 	if !channel.ValidKey(key) {
-		return "", fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, excerpt(key))
+		return "", fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, ask.Excerpt(key))
 	}
 	return filepath.Join(r.dir(), key+ext), nil
 }

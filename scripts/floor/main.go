@@ -19,7 +19,7 @@ import (
 	_ "github.com/goccy/go-yaml"
 	_ "github.com/mattn/go-isatty"
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
-	_ "github.com/openai/openai-go"
+	_ "github.com/openai/openai-go/v3"
 	"github.com/urfave/cli/v2"
 )
 

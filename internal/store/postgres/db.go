@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/askuser/askuser/ask"
 )
 
 // DB is a connection to the team store: a small pool for queries, and,
@@ -20,7 +22,8 @@ import (
 type DB struct {
 	pool *pgxpool.Pool
 	cfg  *pgx.ConnConfig
-	// shown is the URL without its password, for messages.
+	// shown is the URL without its password, quoted (ask.Excerpt), for
+	// messages.
 	shown    string
 	password string
 
@@ -44,6 +47,7 @@ func IsURL(s string) bool {
 // password.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
 	shown, password := Redact(rawURL)
+	shown = ask.Excerpt(shown)
 	if !IsURL(rawURL) {
 		return nil, fmt.Errorf("%s is not a PostgreSQL URL: the store is postgres://user:password@host:port/database", shown)
 	}
@@ -120,7 +124,7 @@ func (db *DB) connect(ctx context.Context) (*pgx.Conn, error) {
 }
 
 // Redact returns rawURL without its password, and the password. A URL
-// that does not parse is shown as its scheme and host only.
+// that does not parse is shown as no URL at all.
 func Redact(rawURL string) (shown, password string) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
