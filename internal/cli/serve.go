@@ -92,8 +92,9 @@ func runServe(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: the page's token: %w", err)
 	}
-	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir),
-		DescribeExit: describeExit, Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token, Open: webhooks(served)})
+	storeURL, _ := flagOrEnv(c, e, "store", storeEnv)
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir, storeURL),
+		DescribeExit: describeExit, Log: e.ios.ErrOut, Machine: machineName(e)}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token, Open: webhooks(served)})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
@@ -170,9 +171,8 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
 		Link: func(e session.Entry) string { return inboxURL(store.Dir, e.Session) },
 		Resume: func(x session.Entry) error {
-			in.Resume(x.Session, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
+			return in.Resume(x.Session, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
 				"--frontend", strings.Join(x.Channels, ","), "--"+flagRelayDefer, "--"+flagRelayThread, x.Key)
-			return nil
 		}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -213,16 +213,21 @@ func (a inboxAnswers) Live(id string, w session.Waiting) bool {
 // a tool call, how the run went on) rather than show a log meant for a
 // terminal. The environment's frontend settings are dropped, since the
 // flags say how to ask, and so is ASKUSER_NOTIFY_CMD: serve shows and
-// sends new questions itself.
-func resumeCommandFor(exe, stateDir string) func(id string, args ...string) *exec.Cmd {
+// sends new questions itself. The team store, if any (storeURL), is
+// passed in ASKUSER_STORE: a flag would show its password in the process
+// list.
+func resumeCommandFor(exe, stateDir, storeURL string) func(id string, args ...string) *exec.Cmd {
 	return func(id string, args ...string) *exec.Cmd {
 		cmd := exec.Command(exe, append([]string{"resume", id, "--print", "--output-format", outStreamJSON, "--state-dir", stateDir}, args...)...)
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
-			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
+			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED", storeEnv:
 			default:
 				cmd.Env = append(cmd.Env, kv)
 			}
+		}
+		if storeURL != "" {
+			cmd.Env = append(cmd.Env, storeEnv+"="+storeURL)
 		}
 		return cmd
 	}

@@ -35,7 +35,17 @@
 //     terminal (serve resumes with stream-json, which prints none). serve's
 //     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
-//     answered", and nothing changes.
+//     answered" (409), naming whose answer won and when when another
+//     place (another serve on a team store, a chat channel) gave it, and
+//     nothing changes.
+//   - A session is resumed in the background only where it can run: on
+//     the machine it ran on, in a directory that exists here, and never
+//     while a process holds it (machines.go). A team store lists every
+//     machine's sessions; one of another machine is answered here and
+//     shown as "answered — resumes on <machine> in <directory>".
+//   - The list pages: a page holds at most the page size of waiting
+//     sessions, whatever the store holds, filtered by machine, directory
+//     and age from the query string (filter.go), and says how many match.
 //   - Answers are built by ask.Selection from the options the server holds,
 //     never from labels the browser sent, and carry ask.SourcePerson: a
 //     person chose them on the page.

@@ -50,6 +50,11 @@ type Backend interface {
 	// HoldChannel takes chat channel name for this process (ErrChannelHeld
 	// while another holds it).
 	HoldChannel(name string) (release func(), err error)
+	// Version is a value that changes whenever a session, an answer, a
+	// waiting set or a lock does, for a page to know when to redraw; ""
+	// when the backend cannot say cheaply (files: a page looks at the
+	// state directory's files instead).
+	Version() (string, error)
 	// Close ends what the backend holds open; the locks this process
 	// holds are released.
 	Close() error

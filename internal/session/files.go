@@ -218,6 +218,9 @@ func (f files) Mailbox() Mailbox   { return &FileMailbox{st: f.st} }
 func (f files) Registry() Registry { return &FileRegistry{st: f.st} }
 func (f files) Close() error       { return nil }
 
+// Version is "": a page fingerprints the state directory itself.
+func (f files) Version() (string, error) { return "", nil }
+
 // fileJournal appends to a locked journal: one write, then a sync, per
 // record.
 type fileJournal struct {

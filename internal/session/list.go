@@ -55,6 +55,9 @@ type Summary struct {
 	// Cwd is the directory the session was started in ("" for sessions
 	// of an askuser that did not record it).
 	Cwd string `json:"cwd"`
+	// Machine is the machine it runs on ("" for sessions of an askuser
+	// that did not record it).
+	Machine string `json:"machine,omitempty"`
 	// Status is StatusWaiting, StatusFinished, StatusCancelled (the
 	// person declined to answer, or a signal stopped the run), how the
 	// last run ended (max_turns, error, timeout), StatusRunning while a
@@ -134,7 +137,7 @@ func (st *Store) List() ([]Summary, error) {
 // Summary describes the session for a listing.
 func (s *Session) Summary() Summary {
 	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
-		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Pending: len(s.State.Pending()), Questions: s.Waiting()}
+		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Machine: s.Meta.Machine, Pending: len(s.State.Pending()), Questions: s.Waiting()}
 	for _, w := range sum.Questions {
 		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
 			sum.Agents = append(sum.Agents, w.Agent)

@@ -289,6 +289,10 @@ type Store struct {
 	Now     func() time.Time
 }
 
+// Version changes whenever the team store's sessions, answers, waiting
+// sets or locks do; "" for the files store (backend.go).
+func (st *Store) Version() (string, error) { return st.backend().Version() }
+
 // Close closes the Backend, if any: the locks this process holds in a
 // team store are released.
 func (st *Store) Close() error {

@@ -50,6 +50,14 @@ func (b *Backend) now() time.Time {
 	return time.Now()
 }
 
+// Version sums what changes when anything a page shows does: every
+// session's last record, the answers, the registry and the locks held.
+func (b *Backend) Version() (string, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.db.Version(ctx)
+}
+
 // Close closes the connections: this process's locks are released.
 func (b *Backend) Close() error {
 	b.db.Close()

@@ -87,7 +87,7 @@ func TestMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := openURL(t, url)
-	if v, err := db.Version(ctx); err != nil || v != len(migrations) {
+	if v, err := db.SchemaVersion(ctx); err != nil || v != len(migrations) {
 		t.Fatalf("version %d, %v; want %d", v, err, len(migrations))
 	}
 	lines, err := db.Read(ctx, "s1", 0)

@@ -347,3 +347,15 @@ func (j *Journal) Truncate(ctx context.Context, keep int64) error {
 	j.seq = keep
 	return nil
 }
+
+// Version is a value that changes with any session's records, any answer,
+// any registry entry and any lock taken or released, in one query.
+func (db *DB) Version(ctx context.Context) (string, error) {
+	var v string
+	err := db.pool.QueryRow(ctx, `SELECT concat_ws('/',
+		(SELECT count(*) || '.' || coalesce(sum(seq), 0) FROM sessions),
+		(SELECT count(*) FILTER (WHERE state = 'answered') || '.' || count(*) FROM mailbox),
+		(SELECT count(*) || '.' || coalesce(max(updated)::text, '') FROM registry),
+		(SELECT count(*) || '.' || coalesce(sum(objid::bigint), 0) FROM pg_locks WHERE locktype = 'advisory'))`).Scan(&v)
+	return v, db.errorf("read the store's version", err)
+}

@@ -119,8 +119,8 @@ func (db *DB) migrateOne(ctx context.Context, to int) (done bool, err error) {
 	return done, db.errorf("prepare the store", err)
 }
 
-// Version is the schema version of the database.
-func (db *DB) Version(ctx context.Context) (int, error) {
+// SchemaVersion is the schema version of the database.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
 	return v, db.errorf("read the schema version", err)
