@@ -70,3 +70,17 @@ func missing(t testing.TB, err error) {
 	}
 	t.Fatalf("PostgreSQL: %v", err)
 }
+
+// Own starts a server of t's own, closed when t ends: for a test that
+// restarts or stops its server, which would disrupt the package's other
+// tests. Where PostgreSQL is missing it skips t, or fails it under
+// CI=true, as Shared does.
+func Own(t testing.TB) *Server {
+	t.Helper()
+	srv, err := Start()
+	if err != nil {
+		missing(t, err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}

@@ -1,0 +1,371 @@
+// The askuser binary runs on these systems; so do the helpers reused.
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/store/pgtest"
+)
+
+// The team store end to end: real askuser processes, each "machine" a
+// state directory and an ASKUSER_MACHINE of its own, sharing one real
+// PostgreSQL (started by the tests, internal/store/pgtest). A question
+// asked on one machine is answered from askuser serve on another.
+
+// teamMachine is one machine of a team: the environment its askuser runs
+// in.
+type teamMachine struct {
+	name string
+	env  []string
+}
+
+// newTeam makes a machine per name over the store at storeURL, each with
+// its own state directory, and the script every run of theirs follows.
+func newTeam(t *testing.T, storeURL string, names ...string) ([]teamMachine, string) {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "chan.yaml")
+	if err := os.WriteFile(script, []byte(chanScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out []teamMachine
+	for _, n := range names {
+		out = append(out, teamMachine{name: n, env: []string{"ASKUSER_STORE=" + storeURL, "ASKUSER_MACHINE=" + n,
+			"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), n), "XDG_CONFIG_HOME=" + t.TempDir(),
+			"ASKUSER_FRONTEND=", "ASKUSER_ANSWERS=", "ASKUSER_NOTIFY_CMD="}})
+	}
+	return out, script
+}
+
+// askuserIn runs askuser on m, in dir, to its end.
+func (m teamMachine) askuserIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(askuserBin(), args...)
+	cmd.Dir, cmd.Env = dir, append(append(os.Environ(), "NO_COLOR=1"), m.env...)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+}
+
+// suspend runs the script on m until it stops to wait on its question,
+// asked through the inbox, and returns the session's id.
+func (m teamMachine) suspend(t *testing.T, script string) string {
+	t.Helper()
+	out, errOut, code := m.askuserIn(t, repoRoot(t), "run", "-p", "--output-format", "json", "--frontend", "inbox",
+		"--ask-timeout", "1s", "--on-timeout", "suspend", "--script", script, "Set up the project")
+	if code != 6 {
+		t.Fatalf("the run should stop to wait (exit 6), got %d\n%s\n%s", code, out, errOut)
+	}
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.SessionID == "" {
+		t.Fatalf("the run's result: %v\n%s", err, out)
+	}
+	return res.SessionID
+}
+
+// inboxClient is a browser on an askuser serve's pages: it visited the
+// printed URL, and keeps the cookie.
+type inboxClient struct {
+	base, token string
+	c           *http.Client
+}
+
+func newInboxClient(t *testing.T, printed string) *inboxClient {
+	t.Helper()
+	base, token, _ := strings.Cut(printed, "?")
+	return &inboxClient{base: base, token: token, c: &http.Client{Jar: newJar(), Timeout: 10 * time.Second}}
+}
+
+// get returns a page (path without its leading /).
+func (ic *inboxClient) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	res, err := ic.c.Get(ic.base + path + sep + ic.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+var (
+	formAction = regexp.MustCompile(`action="([^"]+)"`)
+	formCSRF   = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+)
+
+// form waits for session id's page to offer a form, and returns what
+// answers it: a POST of the form's fields, giving its status and body.
+func (ic *inboxClient) form(t *testing.T, id string) func(url.Values) (int, string) {
+	t.Helper()
+	var action, csrf []string
+	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
+		_, body := ic.get(t, "s/"+id)
+		action, csrf = formAction.FindStringSubmatch(body), formCSRF.FindStringSubmatch(body)
+		if action == nil && time.Now().After(deadline) {
+			t.Fatalf("no form on session %s's page:\n%s", id, body)
+		}
+	}
+	u, _ := url.Parse(ic.base)
+	return func(form url.Values) (int, string) {
+		form.Set("csrf", csrf[1])
+		req, _ := http.NewRequest("POST", u.Scheme+"://"+u.Host+action[1], strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("X-Askuser-Fetch", "1")
+		res, err := ic.c.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0, ""
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(body)
+	}
+}
+
+// answer answers session id's open set on the page, as a person would,
+// and requires it taken.
+func (ic *inboxClient) answer(t *testing.T, id string, form url.Values) string {
+	t.Helper()
+	code, body := ic.form(t, id)(form)
+	if code != http.StatusOK {
+		t.Fatalf("answer session %s: status %d: %s", id, code, body)
+	}
+	return body
+}
+
+// Done when, live: a run on machine A asks through the inbox; askuser
+// serve on machine B lists it with A's name and directory, a person
+// answers it there, and the run on A, woken by the store, goes on with
+// the answer.
+func TestTeamStoreAnswersALiveRunFromAnotherMachine(t *testing.T) {
+	ms, script := newTeam(t, pgtest.DB(t), "machine-a", "machine-b")
+	a, b := ms[0], ms[1]
+	serve := startBackground(t, b.env, "serve")
+	ic := newInboxClient(t, serve.url(t))
+	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
+	var id string
+	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {
+		if m := sessionIDPattern.FindStringSubmatch(run.stdout.String()); m != nil {
+			id = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
+		}
+	}
+	ic.form(t, id) // the set is on B's page
+	_, home := ic.get(t, "")
+	for _, want := range []string{"/s/" + id, "on <code>machine-a</code>", "in <code>" + repoRoot(t) + "</code>", "Sessions of every machine in the team store"} {
+		if !strings.Contains(home, want) {
+			t.Errorf("B's inbox lacks %q:\n%s", want, home)
+		}
+	}
+	ic.answer(t, id, url.Values{"q0": {"1"}})
+	if code := run.exit(t); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, run.stderr)
+	}
+	if events := run.stdout.String(); !strings.Contains(events, `"selectedOptions":["SQLite"],"source":"person","via":"web page"`) ||
+		!strings.Contains(events, `"subtype":"success"`) {
+		t.Errorf("the run's events:\n%s", events)
+	}
+	if strings.Contains(serve.stderr.String(), "askuser resume started") {
+		t.Errorf("serve on B resumed a session that ran on A:\n%s", serve.stderr)
+	}
+	if !strings.Contains(run.stderr.String(), "askuser: the question waits in the team store") {
+		t.Errorf("the run on A does not say where its question waits:\n%s", run.stderr)
+	}
+}
+
+// Done when, suspended: a CI-style run on machine A stops to wait (exit
+// 6). askuser resume --wait parks on it and holds it; a person answers on
+// machine B's serve, which does not resume it (it ran on A); resume
+// --wait goes on with that answer. An answer given before resume --wait
+// starts is taken at once; with nobody answering, --timeout ends it with
+// exit 7 and the session still waits.
+func TestTeamStoreResumeWait(t *testing.T) {
+	ms, script := newTeam(t, pgtest.DB(t), "machine-a", "machine-b")
+	a, b := ms[0], ms[1]
+	serve := startBackground(t, b.env, "serve")
+	ic := newInboxClient(t, serve.url(t))
+
+	// resume --wait first, the answer after.
+	id := a.suspend(t, script)
+	parked := startBackground(t, a.env, "resume", "--wait", id, "-p", "--output-format", "json")
+	answer := ic.form(t, id)
+	if _, page := ic.get(t, "s/"+id); !strings.Contains(page, "on <code>machine-a</code>") {
+		t.Errorf("B's page of the session:\n%s", page)
+	}
+	if code, body := answer(url.Values{"q0": {"1"}}); code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	if code := parked.exit(t); code != 0 {
+		t.Fatalf("resume --wait: exit %d\n%s\n%s", code, parked.stdout, parked.stderr)
+	}
+	if out := parked.stdout.String(); !strings.Contains(out, `"subtype":"success"`) || !strings.Contains(out, "SQLite") {
+		t.Errorf("resume --wait's result:\n%s", out)
+	}
+
+	// The answer first: B keeps it for A, and says so; resume --wait takes
+	// it at once.
+	id = a.suspend(t, script)
+	body := ic.answer(t, id, url.Values{"q0": {"0"}})
+	if !strings.Contains(body, "it resumes on machine-a in "+repoRoot(t)+": askuser resume there takes the answer") {
+		t.Errorf("B's card after the answer:\n%s", body)
+	}
+	if _, home := ic.get(t, ""); !strings.Contains(home, "answered — resumes on machine-a in "+repoRoot(t)) {
+		t.Errorf("B's inbox does not say where the session resumes:\n%s", home)
+	}
+	out, errOut, code := a.askuserIn(t, repoRoot(t), "resume", "--wait", id, "-p", "--output-format", "json")
+	if code != 0 || !strings.Contains(out, "PostgreSQL") {
+		t.Fatalf("resume --wait with the answer there: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	// Nobody answers: exit 7, and the session still waits.
+	id = a.suspend(t, script)
+	out, errOut, code = a.askuserIn(t, repoRoot(t), "resume", "--wait", "--timeout", "500ms", id, "-p", "--output-format", "json")
+	if code != 7 {
+		t.Fatalf("resume --wait --timeout: exit %d, want 7\n%s\n%s", code, out, errOut)
+	}
+	out, _, _ = b.askuserIn(t, t.TempDir(), "sessions", "--waiting", "--json")
+	if !strings.Contains(out, `"id":"`+id+`"`) || !strings.Contains(out, `"machine":"machine-a"`) {
+		t.Errorf("after the timeout the session is not listed waiting:\n%s", out)
+	}
+	if strings.Contains(serve.stderr.String(), "askuser resume started") {
+		t.Errorf("serve on B resumed a session that ran on A:\n%s", serve.stderr)
+	}
+}
+
+// Two serves, on two machines, answer one set at once: exactly one answer
+// is taken, the other is told whose won, and the session goes on with the
+// winner's.
+func TestTeamStoreTwoServesOneAnswer(t *testing.T) {
+	ms, script := newTeam(t, pgtest.DB(t), "machine-a", "machine-b", "machine-c")
+	a := ms[0]
+	id := a.suspend(t, script)
+	var posts []func(url.Values) (int, string)
+	for _, m := range ms[1:] {
+		ic := newInboxClient(t, startBackground(t, m.env, "serve").url(t))
+		posts = append(posts, ic.form(t, id))
+	}
+	type result struct {
+		code int
+		body string
+	}
+	results := make([]result, 2)
+	var wg sync.WaitGroup
+	for i, post := range posts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, body := post(url.Values{"q0": {[]string{"0", "1"}[i]}})
+			results[i] = result{code, body}
+		}()
+	}
+	wg.Wait()
+	won := -1
+	for i, r := range results {
+		switch r.code {
+		case http.StatusOK:
+			if won >= 0 {
+				t.Fatalf("both serves' answers were taken")
+			}
+			won = i
+		case http.StatusConflict:
+			if !strings.Contains(r.body, "Already answered by a person on the inbox page at ") {
+				t.Errorf("the losing serve says:\n%s", r.body)
+			}
+		default:
+			t.Errorf("serve %d: status %d: %s", i, r.code, r.body)
+		}
+	}
+	if won < 0 {
+		t.Fatal("neither serve's answer was taken")
+	}
+	out, errOut, code := a.askuserIn(t, repoRoot(t), "resume", "--wait", id, "-p", "--output-format", "json")
+	if want := []string{"PostgreSQL", "SQLite"}[won]; code != 0 || !strings.Contains(out, `Selected: `+want) {
+		t.Errorf("the session went on with %s (exit %d), want the winner's %s\n%s", out, code, want, errOut)
+	}
+}
+
+// A run killed with kill -9 after its question is stored: the store
+// releases its hold with its connection, and askuser resume from another
+// working directory of the same machine finds the session and goes on.
+func TestTeamStoreRunKilledResumedElsewhere(t *testing.T) {
+	ms, script := newTeam(t, pgtest.DB(t), "machine-a")
+	a := ms[0]
+	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
+	other := t.TempDir()
+	var id string
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(20 * time.Millisecond) {
+		out, _, _ := a.askuserIn(t, other, "sessions", "--waiting", "--json")
+		if m := regexp.MustCompile(`"id":"([0-9a-f-]{36})"`).FindStringSubmatch(out); m != nil && strings.Contains(out, `"in_use":true`) {
+			id = m[1]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run's question never showed as waiting:\n%s\n%s", out, run.stderr)
+		}
+	}
+	if err := run.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	run.exit(t)
+	out, errOut, code := a.askuserIn(t, other, "resume", id, "-p", "--frontend", "auto", "--output-format", "json")
+	if code != 0 || !strings.Contains(out, `"subtype":"success"`) || !strings.Contains(out, "PostgreSQL") {
+		t.Fatalf("resume from another directory: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// The server restarts while a run waits: the run and serve reconnect, the
+// answer given after the restart reaches the run, and it goes on.
+func TestTeamStoreServerRestartWhileRunWaits(t *testing.T) {
+	srv := pgtest.Own(t)
+	db, err := srv.CreateDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, script := newTeam(t, srv.URL(db), "machine-a", "machine-b")
+	a, b := ms[0], ms[1]
+	ic := newInboxClient(t, startBackground(t, b.env, "serve").url(t))
+	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
+	var id string
+	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {
+		if m := sessionIDPattern.FindStringSubmatch(run.stdout.String()); m != nil {
+			id = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
+		}
+	}
+	ic.form(t, id)
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	ic.answer(t, id, url.Values{"q0": {"1"}})
+	if code := run.exit(t); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, run.stderr)
+	}
+	if events := run.stdout.String(); !strings.Contains(events, `"selectedOptions":["SQLite"]`) {
+		t.Errorf("the run's events:\n%s", events)
+	}
+}
