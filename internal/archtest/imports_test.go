@@ -106,6 +106,9 @@ func TestImportRules(t *testing.T) {
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
 	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	// No Go SDK exists for WhatsApp's Cloud API: its client is the
+	// channel's own, and the command line alone links the channel in.
+	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
 	// The web side is wired in by the command line alone.
 	only(t, files, module+"/internal/inbox", "internal/cli/")
 	// chromedp drives the browser tests only: no file of the binary imports
@@ -114,6 +117,11 @@ func TestImportRules(t *testing.T) {
 	// Provider SDKs are the providers' business.
 	only(t, files, "github.com/anthropics/anthropic-sdk-go", "agentloop/anthropic.go", "agentloop/anthropic_stream.go", "agentloop/provider/")
 	only(t, files, "github.com/openai/openai-go", "agentloop/openai.go", "agentloop/openai_stream.go", "agentloop/provider/")
+	// Each chat platform's SDK has one room: Slack's is the Slack
+	// channel's (its fake speaks the wire format without it), and the
+	// websocket library it brings serves that channel and the fake only.
+	only(t, files, "github.com/slack-go/slack", "internal/channel/slack/")
+	only(t, files, "github.com/gorilla/websocket", "internal/channel/slack/", "internal/channel/slack/slackfake/")
 	// The shell parser reads approval rules' command lines, in the rules'
 	// own room.
 	only(t, files, "mvdan.cc/sh", "internal/approval/")

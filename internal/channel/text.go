@@ -52,11 +52,20 @@ func Cut(s string, n int) string {
 // a platform's limit of n characters: cut, with a last line saying how
 // much was left out and, when link is set, where to read all of it.
 func CutBlock(s string, n int, link string) string {
+	kept, note := CutBlockNote(s, n, link)
+	return kept + note
+}
+
+// CutBlockNote is CutBlock in two parts, for a platform that shows the
+// kept text as code and the note after it, where its link can be
+// followed: note is "" when nothing was cut, and together they take at
+// most n characters.
+func CutBlockNote(s string, n int, link string) (kept, note string) {
 	if utf8.RuneCountInString(s) <= n {
-		return s
+		return s, ""
 	}
 	total := utf8.RuneCountInString(s)
-	note := "\n… cut here"
+	note = "\n… cut here"
 	if link != "" {
 		note += ": all of it is at " + link
 	}
@@ -64,8 +73,7 @@ func CutBlock(s string, n int, link string) string {
 	if keep < 0 {
 		keep = 0
 	}
-	kept := string([]rune(s)[:keep])
-	return kept + note + " (" + itoa(total-keep) + " more characters)"
+	return string([]rune(s)[:keep]), note + " (" + itoa(total-keep) + " more characters)"
 }
 
 func itoa(n int) string {

@@ -192,6 +192,9 @@ func (x *relayed) frontend(name string) (ask.Frontend, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := servedElsewhere(x.place.store, s); err != nil {
+			return nil, err
+		}
 		x.served = append(x.served, s)
 	}
 	st := x.place.store

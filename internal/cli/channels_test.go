@@ -34,12 +34,14 @@ func questionFile(t *testing.T) string {
 // lists what there is.
 func TestFrontendNamesAChannelNotBuiltIn(t *testing.T) {
 	vars := map[string]string{"XDG_CONFIG_HOME": t.TempDir()}
-	code, _, errOut := runIn(t, vars, "ask", "--frontend", "survey,slack", questionFile(t))
-	if code != ExitUsage || !strings.Contains(errOut, "--frontend: the Slack channel is not built into this askuser yet") {
+	code, _, errOut := runIn(t, vars, "ask", "--frontend", "survey,telegram", questionFile(t))
+	if code != ExitUsage || !strings.Contains(errOut, "--frontend: the Telegram channel is not built into this askuser yet") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "mcp", "--frontend", "pigeon")
-	if code != ExitUsage || !strings.Contains(errOut, `"pigeon" is not a frontend here; use survey, file, auto, elicit, web, inbox or testchan`) {
+	names := append([]string{"survey", "file", "auto", "elicit", "web", "inbox"}, channelNames()...) // the linked channels, testchan last
+	want := `"pigeon" is not a frontend here; use ` + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	if code != ExitUsage || !strings.Contains(errOut, want) || !strings.HasSuffix(want, " or testchan") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 	code, _, errOut = runIn(t, vars, "hook", "--frontend", "web")
@@ -87,7 +89,7 @@ func TestChannelsTestSaysWhatFailed(t *testing.T) {
 		t.Errorf("exit %d: %q", code, errOut)
 	}
 	code, out, _ = runIn(t, vars, "channels")
-	if code != ExitOK || !strings.Contains(out, "testchan  yes       yes (ASKUSER_TESTCHAN_ROOM)") || !strings.Contains(out, "slack     no        no") {
+	if code != ExitOK || !strings.Contains(out, "testchan  yes       yes (ASKUSER_TESTCHAN_ROOM)") || !strings.Contains(out, "slack     yes       no") || !strings.Contains(out, "telegram  no        no") {
 		t.Errorf("channels: exit %d:\n%s", code, out)
 	}
 }

@@ -43,14 +43,14 @@ func TestComplete(t *testing.T) {
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"run", "--fro"}, []string{"--frontend"}},
 		// --frontend offers what the command's parser accepts, and only that.
-		{[]string{"run", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
-		{[]string{"resume", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
-		{[]string{"run", "-f", "s"}, []string{"survey", "stdio"}},
+		{[]string{"run", "--frontend", ""}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
+		{[]string{"resume", "--frontend", ""}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
+		{[]string{"run", "-f", "s"}, []string{"survey", "stdio", "slack"}},
 		{[]string{"ask", "--frontend", "=", "a"}, []string{"auto"}}, // bash splits at "="
-		{[]string{"ask", "--frontend", "="}, []string{"survey", "stdio", "file", "auto", "web", "inbox", "testchan"}},
+		{[]string{"ask", "--frontend", "="}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
 		{[]string{"ask", "--frontend=f"}, []string{"--frontend=file"}}, // zsh and fish do not
-		{[]string{"mcp", "--frontend", ""}, []string{"survey", "file", "auto", "elicit", "web", "inbox", "testchan"}},
-		{[]string{"hook", "--frontend", ""}, []string{"survey", "file", "auto", "inbox", "testchan"}},
+		{[]string{"mcp", "--frontend", ""}, append([]string{"survey", "file", "auto", "elicit", "web", "inbox"}, channelNames()...)},
+		{[]string{"hook", "--frontend", ""}, append([]string{"survey", "file", "auto", "inbox"}, channelNames()...)},
 		{[]string{"hook", "--li"}, nil}, // hook serves no page
 		{[]string{"mcp", "--li"}, []string{"--listen"}},
 		{[]string{"resume", "--input"}, nil}, // resume answers pending questions only
