@@ -251,6 +251,14 @@ func TestTeamStoreResumeWait(t *testing.T) {
 	if !strings.Contains(out, `"id":"`+id+`"`) || !strings.Contains(out, `"machine":"machine-a"`) {
 		t.Errorf("after the timeout the session is not listed waiting:\n%s", out)
 	}
+	// On B, in the same directory, the session is not "here": it is A's.
+	_, errOut, code = b.askuserIn(t, repoRoot(t), "resume", "-p", "--frontend", "auto")
+	if code != 2 || !strings.Contains(errOut, "1 waits in other directories or on other machines") {
+		t.Errorf("resume without an id on B: exit %d\n%s", code, errOut)
+	}
+	if out, _, _ := b.askuserIn(t, repoRoot(t), "sessions", "--waiting"); !strings.Contains(out, "machine-a:") {
+		t.Errorf("B's listing does not name A's machine:\n%s", out)
+	}
 	if strings.Contains(serve.stderr.String(), "askuser resume started") {
 		t.Errorf("serve on B resumed a session that ran on A:\n%s", serve.stderr)
 	}

@@ -63,7 +63,7 @@ func runResume(c *cli.Context, e *env) error {
 	id := c.Args().First()
 	if id == "" {
 		var said string
-		if id, said, err = pickWaiting(store); err != nil {
+		if id, said, err = pickWaiting(store, machineName(e)); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.ios.ErrOut, said)

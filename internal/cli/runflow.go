@@ -46,7 +46,7 @@ func runRun(c *cli.Context, e *env) error {
 		}
 		if id == "" {
 			var said string
-			if id, said, err = pickLatestHere(store); err != nil {
+			if id, said, err = pickLatestHere(store, machineName(e)); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.ios.ErrOut, said)
