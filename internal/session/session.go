@@ -1,31 +1,43 @@
-// Package session keeps askuser runs on disk so they can be listed,
-// continued and resumed after the process is gone.
+// Package session keeps askuser runs so they can be listed, continued and
+// resumed after the process is gone.
 //
-// A session is one append-only JSON-lines journal, <dir>/sessions/<id>.jsonl.
-// Every record is written with a single write and synced to disk before the
-// run acts on it, so a kill -9 at any instant leaves a journal whose every
-// complete line is a record; at most the last line is torn, and loading
-// drops it (and says so). A damaged line anywhere else is reported with the
-// file, the line and how many records before it are intact, never a panic.
-// Loading decodes the call records (asked, replied, answered, partial) that
-// a later user message settles only as far as checking they are JSON: what
-// they record is dropped at that message anyway (replay.go).
-// A journal is locked while a process appends to it, and a locked journal
-// is never deleted (Remove refuses it).
+// A session is one append-only journal of JSON records, one per line. The
+// Store encodes and replays the records itself, and keeps them through its
+// Backend (backend.go): by default the state directory's files,
+// <dir>/sessions/<id>.jsonl (files.go); with a team store, a database many
+// machines share (internal/store/postgres). The records are the same bytes
+// either way (internal/store/storetest's golden journal, written by the
+// files store of askuser's main branch, pins that), and one table of
+// contract cases runs against both.
+//
+// Every record is written durably before the run acts on it: in files, a
+// single write and an fdatasync, so a kill -9 at any instant leaves a
+// journal whose every complete line is a record; at most the last line is
+// torn, and loading drops it (and says so). A damaged line anywhere else
+// is reported with the journal, the line and how many records before it
+// are intact, never a panic. Loading decodes the call records (asked,
+// replied, answered, partial) that a later user message settles only as
+// far as checking they are JSON: what they record is dropped at that
+// message anyway (replay.go). A session is held while a process appends
+// to it (a file lock, or an advisory lock in the team store, released
+// when the process dies), and a held session is never deleted (Remove
+// refuses it).
 //
 // Format 3 adds "partial" records (answers to some questions of a set,
 // with their indexes: the rest are asked later) and "cancel" records (the
 // person declined to answer, askuser cancel, after "replied" records that
 // say so for every pending set); the header's meta carries the working
-// directory and a title. Formats 1 and 2 load unchanged.
+// directory, the machine and a title. Formats 1 and 2 load unchanged.
 //
 // Beside the journals the store keeps what answers from elsewhere need:
-// the answer mailbox (mailbox.go: the first answer to a set, whoever gave
-// it, in a file created once), the registry of sets waiting in the inbox
-// or a chat channel (registry.go), and a lock per chat channel, held by
-// the one process that serves it (chanlock.go). Each is used through an
-// interface its consumer (internal/relay) declares, so another store can
-// take their place.
+// the answer mailbox (the first answer to a set, whoever gave it; in
+// files, mailbox.go: a file created once), the registry of sets waiting in
+// the inbox or a chat channel (registry.go), and a lock per chat channel,
+// held by the one process that serves it (chanlock.go). Each is used
+// through an interface its consumer (internal/relay) declares. What the
+// state directory keeps in any case belongs to the machine: a session's
+// side directory (tool logs, serve.log) and askuser serve's address and
+// token.
 package session
 
 import (
