@@ -81,21 +81,21 @@ func (m teamMachine) suspend(t *testing.T, script string) string {
 	return res.SessionID
 }
 
-// inboxClient is a browser on an askuser serve's pages: it visited the
+// teamInbox is a browser on an askuser serve's pages: it visited the
 // printed URL, and keeps the cookie.
-type inboxClient struct {
+type teamInbox struct {
 	base, token string
 	c           *http.Client
 }
 
-func newInboxClient(t *testing.T, printed string) *inboxClient {
+func newTeamInbox(t *testing.T, printed string) *teamInbox {
 	t.Helper()
 	base, token, _ := strings.Cut(printed, "?")
-	return &inboxClient{base: base, token: token, c: &http.Client{Jar: newJar(), Timeout: 10 * time.Second}}
+	return &teamInbox{base: base, token: token, c: &http.Client{Jar: newJar(), Timeout: 10 * time.Second}}
 }
 
 // get returns a page (path without its leading /).
-func (ic *inboxClient) get(t *testing.T, path string) (int, string) {
+func (ic *teamInbox) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
@@ -117,7 +117,7 @@ var (
 
 // form waits for session id's page to offer a form, and returns what
 // answers it: a POST of the form's fields, giving its status and body.
-func (ic *inboxClient) form(t *testing.T, id string) func(url.Values) (int, string) {
+func (ic *teamInbox) form(t *testing.T, id string) func(url.Values) (int, string) {
 	t.Helper()
 	var action, csrf []string
 	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
@@ -147,7 +147,7 @@ func (ic *inboxClient) form(t *testing.T, id string) func(url.Values) (int, stri
 
 // answer answers session id's open set on the page, as a person would,
 // and requires it taken.
-func (ic *inboxClient) answer(t *testing.T, id string, form url.Values) string {
+func (ic *teamInbox) answer(t *testing.T, id string, form url.Values) string {
 	t.Helper()
 	code, body := ic.form(t, id)(form)
 	if code != http.StatusOK {
@@ -164,7 +164,7 @@ func TestTeamStoreAnswersALiveRunFromAnotherMachine(t *testing.T) {
 	ms, script := newTeam(t, pgtest.DB(t), "machine-a", "machine-b")
 	a, b := ms[0], ms[1]
 	serve := startBackground(t, b.env, "serve")
-	ic := newInboxClient(t, serve.url(t))
+	ic := newTeamInbox(t, serve.url(t))
 	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
 	var id string
 	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {
@@ -207,7 +207,7 @@ func TestTeamStoreResumeWait(t *testing.T) {
 	ms, script := newTeam(t, pgtest.DB(t), "machine-a", "machine-b")
 	a, b := ms[0], ms[1]
 	serve := startBackground(t, b.env, "serve")
-	ic := newInboxClient(t, serve.url(t))
+	ic := newTeamInbox(t, serve.url(t))
 
 	// resume --wait first, the answer after.
 	id := a.suspend(t, script)
@@ -273,7 +273,7 @@ func TestTeamStoreTwoServesOneAnswer(t *testing.T) {
 	id := a.suspend(t, script)
 	var posts []func(url.Values) (int, string)
 	for _, m := range ms[1:] {
-		ic := newInboxClient(t, startBackground(t, m.env, "serve").url(t))
+		ic := newTeamInbox(t, startBackground(t, m.env, "serve").url(t))
 		posts = append(posts, ic.form(t, id))
 	}
 	type result struct {
@@ -355,7 +355,7 @@ func TestTeamStoreServerRestartWhileRunWaits(t *testing.T) {
 	}
 	ms, script := newTeam(t, srv.URL(db), "machine-a", "machine-b")
 	a, b := ms[0], ms[1]
-	ic := newInboxClient(t, startBackground(t, b.env, "serve").url(t))
+	ic := newTeamInbox(t, startBackground(t, b.env, "serve").url(t))
 	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
 	var id string
 	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {

@@ -5,14 +5,11 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -158,34 +155,10 @@ func (p *bgAskuser) exit(t testing.TB) int {
 // HTTP, as the page's form would.
 func webAnswer(t *testing.T, pageURL string, form url.Values) {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	var action, csrf [][]byte
-	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
-		res, err := c.Get(pageURL) // the first visit sets the cookie; later ones wait for the card
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		action = regexp.MustCompile(`action="([^"]+)"`).FindSubmatch(body)
-		csrf = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindSubmatch(body)
-		if action == nil && time.Now().After(deadline) {
-			t.Fatalf("no form on the page:\n%s", body)
-		}
-	}
-	form.Set("csrf", string(csrf[1]))
-	u, _ := url.Parse(pageURL)
-	req, _ := http.NewRequest("POST", u.Scheme+"://"+u.Host+string(action[1]), strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	req.Header.Set("X-Askuser-Fetch", "1")
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("answer: status %d", res.StatusCode)
+	c, base := inboxClient(t, pageURL) // the first visit sets the cookie
+	action, csrf := openForm(t, c, pageURL)
+	form.Set("csrf", csrf)
+	if body, status := inboxPost(t, c, base+action, form); status != http.StatusOK {
+		t.Fatalf("answer: status %d: %s", status, body)
 	}
 }

@@ -12,6 +12,18 @@ const (
 	MaxHeaderChars = 12
 )
 
+// Caps on the text of a question and of its options, in characters. Claude
+// Code sets none, but a person reads every character of it: a question is
+// at most a screenful (50 lines of 80 columns; the prompt can show a long
+// one whole with Tab), a label a few words with room for a long name, and
+// a description a short paragraph. Text past them is an error, so a 10 MB
+// question never reaches a terminal, a page or a journal.
+const (
+	MaxQuestionChars    = 4000
+	MaxLabelChars       = 200
+	MaxDescriptionChars = 1000
+)
+
 // ToolName is the name the tool is offered under.
 const ToolName = "AskUserQuestion"
 

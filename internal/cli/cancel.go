@@ -58,7 +58,7 @@ func runCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	postDeclines(store, sess.Meta.ID, sum.Questions, c.String("reason"))
+	postDeclines(store, string(sess.Meta.ID), sum.Questions, c.String("reason"))
 	var headers []string
 	for _, req := range declined {
 		for _, q := range req.Questions {

@@ -122,7 +122,7 @@ func TestSessionsShowWhoAnswered(t *testing.T) {
 	s.Close()
 	a, _ := ask.Selection(q, []string{"B"}, "", ask.SourcePerson)
 	a.Via = "@alice on Slack"
-	if err := store.Mailbox().Post(context.Background(), session.Box{Session: s.Meta.ID, Key: relay.Key(s.Meta.ID, "toolu_1", at)},
+	if err := store.Mailbox().Post(context.Background(), session.Box{Session: string(s.Meta.ID), Key: relay.Key(string(s.Meta.ID), "toolu_1", at)},
 		session.Delivery{Answers: []ask.Answer{a}, By: a.Via, At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,9 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		defer n.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", n.cmd)
+		// "--": a command that begins with "-" is still the command,
+		// not options of sh.
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "--", n.cmd)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID,
 			"ASKUSER_WAITING="+waiting, "ASKUSER_RESUME_COMMAND="+resume)

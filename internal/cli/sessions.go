@@ -17,6 +17,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // defaultListLimit is how many sessions the table shows without --all.
@@ -111,7 +112,7 @@ func listSessions(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.ios.ErrOut, noSessionsNote(len(list), c.Bool("waiting"), dir))
 		return nil
 	}
-	writeTable(e.ios.Out, store, shown, list, here, machine, time.Now())
+	writeTable(e.ios.Out, shown, list, here, machine, time.Now())
 	if hidden > 0 {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: %d older session%s not shown; --all shows every one\n", hidden, plural(hidden))
 	}
@@ -133,14 +134,14 @@ func noSessionsNote(total int, waiting bool, dir string) string {
 
 // writeTable writes the listing for people: one row per session, and
 // under a waiting one what it waits on (or, cancelled, the reason).
-func writeTable(w io.Writer, store *session.Store, list, all []session.Summary, here, machine string, now time.Time) {
+func writeTable(w io.Writer, list, all []session.Summary, here, machine string, now time.Time) {
 	ids := shortIDs(list, all)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGE\tSTATUS\tDIRECTORY\tTITLE")
 	for i, s := range list {
 		title := s.Title
 		if s.Err != "" {
-			title = damagedNote(store, s)
+			title = damagedNote(s)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ids[i], ago(now.Sub(s.Updated)), shortStatus(s), showDir(s, here, machine), clip(ask.Display(title), 60))
 		for _, line := range detailLines(s) {
@@ -291,10 +292,22 @@ func plural(n int) string {
 
 // damagedNote words a damaged journal for the listing. The full error
 // starts with the journal's path, so clipped to the column it would lose
-// the part that matters: the line, and how many records are intact.
-func damagedNote(store *session.Store, s session.Summary) string {
+// the part that matters: what the file is instead of a journal, or the
+// line, and how many records are intact (--json has the whole error).
+func damagedNote(s session.Summary) string {
 	var ce *session.CorruptError
-	if _, err := store.Load(s.ID); errors.As(err, &ce) {
+	var nr *statefile.NotRegularError
+	var tl *statefile.TooLargeError
+	switch err := s.Problem(); {
+	case errors.As(err, &nr):
+		return nr.Kind + ", not a journal: never read; remove it"
+	case errors.As(err, &tl):
+		return fmt.Sprintf("%s, over the %s a journal may be: never read", statefile.Size(tl.Size), statefile.Size(tl.Limit))
+	case errors.Is(err, session.ErrBadID):
+		return "its name is not a session id: never read"
+	case errors.As(err, &ce) && ce.Intact == 0:
+		return fmt.Sprintf("line %d is damaged: %s", ce.Line, ce.Reason)
+	case errors.As(err, &ce):
 		return fmt.Sprintf("line %d is damaged; %d records before it are intact", ce.Line, ce.Intact)
 	}
 	return s.Err

@@ -120,7 +120,7 @@ func (g *inboxRig) waitingCall(prompt string, call approval.Request) string {
 			g.t.Fatal(err)
 		}
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // The inbox's session page shows an approval's whole input on its card,

@@ -37,7 +37,11 @@
 //   - A question set is answered once. A second answer gets "already
 //     answered" (409), naming whose answer won and when when another
 //     place (another serve on a team store, a chat channel) gave it, and
-//     nothing changes.
+//     nothing changes. Closing a server answers every request already
+//     made, those still in the listener's backlog too (drain.go), so an
+//     answer racing the first never meets a reset.
+//   - A request's header is at most 16 KiB, as documented (net/http's
+//     4 KiB of slop taken off MaxHeaderBytes).
 //   - A session is resumed in the background only where it can run: on
 //     the machine it ran on, in a directory that exists here, and never
 //     while a process holds it (machines.go). A team store lists every

@@ -27,7 +27,7 @@ type InboxConfig struct {
 	// background, taking the answers waiting in its mailbox; args say
 	// how it asks the rest (askuser resume ID -p --frontend inbox
 	// --relay-defer).
-	Resume func(id string, args ...string) *exec.Cmd
+	Resume func(id session.ID, args ...string) *exec.Cmd
 	// DescribeExit words a resume's exit code for the page.
 	DescribeExit func(code int) string
 	// Poll is how often the state directory is looked at for changes
@@ -126,7 +126,9 @@ func (in *Inbox) sweep() {
 		}
 		for _, w := range sum.Questions {
 			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				in.Resume(sum.ID, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+					in.Resume(id, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				}
 				break
 			}
 		}
@@ -152,13 +154,13 @@ func (in *Inbox) IsResuming(id string) bool { return slices.Contains(in.runs.run
 // another. A session that resumes on another machine, or in a directory
 // this one lacks, is not resumed: the error wraps ErrElsewhere and says
 // where it resumes.
-func (in *Inbox) Resume(id, why string, args ...string) error {
-	sess, err := in.store.Load(id)
+func (in *Inbox) Resume(id session.ID, why string, args ...string) error {
+	sess, err := in.store.Load(string(id))
 	if err != nil {
 		return err
 	}
 	if where := in.elsewhere(sess.Summary()); where != "" {
-		return elsewhereError(id, where)
+		return elsewhereError(string(id), where)
 	}
 	in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), why, args)
 	return nil
@@ -221,12 +223,13 @@ func dirFingerprint(dir string) uint64 {
 // answer takes a person's answer to a pending set of a session and hands
 // it to askuser resume.
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
-	id, key := sess.Meta.ID, r.PathValue("key")
+	sid := sess.Meta.ID
+	id, key := string(sid), r.PathValue("key")
 	back := "/s/" + id
 	var set *session.Waiting
 	for _, wt := range sess.Waiting() {
@@ -271,14 +274,14 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil {
-		in.runs.noteSent(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
+		in.runs.noteSent(sid, filepath.Join(in.store.SideDir(sid), logName), set.Request, set.AskedAt, answers)
 		switch {
 		case live || in.store.InUse(id):
 			// The process that holds it takes the answer.
 		case where != "":
 			in.log.say(id, "answered — it resumes "+where+": askuser resume there takes the answer")
 		default:
-			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person",
+			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person",
 				[]string{"--frontend", "inbox", "--relay-defer"})
 		}
 	}

@@ -45,7 +45,7 @@ func TestInboxAnswerResumesElsewhere(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(g.dir, "args-1")); err == nil {
 		t.Error("askuser resume ran here")
 	}
-	if err := g.in.Resume(remote, "a tap"); err == nil || !strings.Contains(err.Error(), "on build-7 in /src/app") {
+	if err := g.in.Resume(session.ID(remote), "a tap"); err == nil || !strings.Contains(err.Error(), "on build-7 in /src/app") {
 		t.Errorf("Resume of a remote session: %v", err)
 	}
 	// One of this machine, in a directory it has, is resumed here.

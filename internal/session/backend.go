@@ -27,23 +27,26 @@ type Backend interface {
 	// Open holds session id for appending and returns its journal, one
 	// record per line. A session another process holds is an error
 	// wrapping ErrInUse, one not stored wraps ErrNotFound.
-	Open(id string) (Appender, []byte, error)
-	// Read returns session id's journal.
-	Read(id string) ([]byte, error)
+	Open(id ID) (Appender, []byte, error)
+	// Read returns session id's journal, refusing one past
+	// MaxJournalBytes.
+	Read(id ID) ([]byte, error)
 	// Find returns the ids of the sessions whose id is ref or begins
-	// with it, sorted: ref alone when it is one.
+	// with it: ref alone when it is one. The Store checks each is an id.
 	Find(ref string) ([]string, error)
 	// List returns every session's journal, read, with whether a
-	// process holds it.
+	// process holds it; one that cannot be read (not an id, not a
+	// regular file, too large) is listed with why.
 	List() ([]Stored, error)
 	// InUse reports whether a process holds session id.
-	InUse(id string) bool
+	InUse(id ID) bool
 	// Remove deletes a session, its journal and answers, unless a
-	// process holds it (ErrInUse).
-	Remove(id string) error
+	// process holds it (ErrInUse). name is its id, or the name a damaged
+	// journal is listed under.
+	Remove(name string) error
 	// Where names session id's journal in messages (a file, or a
 	// session in a database), or the store itself when id is "".
-	Where(id string) string
+	Where(id ID) string
 
 	Mailbox() Mailbox
 	Registry() Registry

@@ -46,6 +46,9 @@ type Cancellation struct {
 
 // Summary is one line of askuser sessions.
 type Summary struct {
+	// ID is the session's id; for a damaged journal, the name it is
+	// listed under (its file's name without ".jsonl"), which need not be
+	// an id.
 	ID          string    `json:"id"`
 	Created     time.Time `json:"created"`
 	Updated     time.Time `json:"updated"`
@@ -55,9 +58,6 @@ type Summary struct {
 	// Cwd is the directory the session was started in ("" for sessions
 	// of an askuser that did not record it).
 	Cwd string `json:"cwd"`
-	// Machine is the machine it runs on ("" for sessions of an askuser
-	// that did not record it).
-	Machine string `json:"machine,omitempty"`
 	// Status is StatusWaiting, StatusFinished, StatusCancelled (the
 	// person declined to answer, or a signal stopped the run), how the
 	// last run ended (max_turns, error, timeout), StatusRunning while a
@@ -77,7 +77,18 @@ type Summary struct {
 	// CancelReason is the reason given to askuser cancel.
 	CancelReason string `json:"cancel_reason,omitempty"`
 	Err          string `json:"error,omitempty"`
+	// Machine is the machine it runs on ("" for sessions of an askuser
+	// that did not record it). It comes last, after the keys scripts
+	// already match.
+	Machine string `json:"machine,omitempty"`
+	// problem is the error Err words, for Problem.
+	problem error
 }
+
+// Problem is why a damaged session could not be read (nil otherwise): a
+// *CorruptError, a *statefile.NotRegularError, a *statefile.TooLargeError
+// or another error.
+func (sum Summary) Problem() error { return sum.problem }
 
 // Waiting is one question set a session waits on.
 type Waiting struct {
@@ -105,7 +116,9 @@ type Waiting struct {
 }
 
 // List summarises every session, most recently updated first. A journal
-// that cannot be read is listed with its error, not skipped.
+// that cannot be read is listed with its error, not skipped; one that is
+// not a regular file, or not named by an id, is listed so without being
+// read.
 func (st *Store) List() ([]Summary, error) {
 	b := st.backend()
 	stored, err := b.List()
@@ -117,10 +130,10 @@ func (st *Store) List() ([]Summary, error) {
 		var s *Session
 		err := j.Err
 		if err == nil {
-			s, _, err = load(b.Where(j.Name), j.Data)
+			s, _, err = load(b.Where(ID(j.Name)), ID(j.Name), j.Data)
 		}
 		if err != nil {
-			out = append(out, Summary{ID: j.Name, Status: StatusDamaged, Err: err.Error(), InUse: j.InUse, Updated: j.Updated})
+			out = append(out, Summary{ID: j.Name, Status: StatusDamaged, Err: err.Error(), problem: err, InUse: j.InUse, Updated: j.Updated})
 			continue
 		}
 		sum := s.Summary()
@@ -136,7 +149,7 @@ func (st *Store) List() ([]Summary, error) {
 
 // Summary describes the session for a listing.
 func (s *Session) Summary() Summary {
-	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
+	sum := Summary{ID: string(s.Meta.ID), Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
 		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Machine: s.Meta.Machine, Pending: len(s.State.Pending()), Questions: s.Waiting()}
 	for _, w := range sum.Questions {
 		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
@@ -209,7 +222,7 @@ func (st *Store) Latest() (string, error) {
 	}
 	for _, s := range list {
 		if s.Err == "" {
-			return s.ID, nil
+			return s.ID, nil // a journal read without error is named by its id
 		}
 	}
 	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.where())

@@ -4,11 +4,25 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 )
+
+// MaxJournalBytes bounds a journal: a longer one is refused unread, and a
+// run stops before its journal would grow past it, so every journal
+// askuser writes can be loaded again. A 1,000-turn session of questions
+// weighs 1.9 MB (bench_test.go), and a conversation is sent whole to the
+// model at every turn, where a million tokens are about 4 MB of text: 64
+// MiB is far beyond any session a model could carry on, and what loading
+// one costs stays bounded (about twice its size).
+const MaxJournalBytes = 64 << 20
+
+// ErrJournalFull is returned by a write that would take a journal past
+// MaxJournalBytes.
+var ErrJournalFull = errors.New("the journal reached the most askuser loads")
 
 // CorruptError reports a damaged journal: where, and what can be saved.
 type CorruptError struct {
@@ -32,21 +46,23 @@ func (e *CorruptError) Error() string {
 		e.Path, e.Line, e.Reason, e.Intact, e.Line, e.Line-1)
 }
 
-// Open loads a session for appending: its id may be a unique prefix. A torn
-// last line is cut off (Recovered says so) before anything is appended.
-func (st *Store) Open(id string) (*Session, error) {
-	full, err := st.find(id)
+// Open loads a session for appending: ref is its id or a unique prefix. A
+// torn last line is cut off (Recovered says so) before anything is
+// appended.
+func (st *Store) Open(ref string) (*Session, error) {
+	id, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
 	b := st.backend()
-	j, data, err := b.Open(full)
+	j, data, err := b.Open(id)
 	if err != nil {
 		return nil, err
 	}
-	s, good, err := load(b.Where(full), data)
+	s, good, err := load(b.Where(id), id, data)
 	if err == nil && good >= 0 {
 		err = j.Truncate(int64(good))
+		s.size = int64(good)
 	}
 	if err != nil {
 		j.Close()
@@ -56,25 +72,26 @@ func (st *Store) Open(id string) (*Session, error) {
 	return s, nil
 }
 
-// Load reads a session without opening it for appending.
-func (st *Store) Load(id string) (*Session, error) {
-	full, err := st.find(id)
+// Load reads a session without opening it for appending; ref is its id
+// or a unique prefix.
+func (st *Store) Load(ref string) (*Session, error) {
+	id, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
 	b := st.backend()
-	data, err := b.Read(full)
+	data, err := b.Read(id)
 	if err != nil {
 		return nil, err
 	}
-	s, _, err := load(b.Where(full), data)
+	s, _, err := load(b.Where(id), id, data)
 	return s, err
 }
 
-// load replays a journal; where names it. good is the length of the
-// intact prefix when a torn last line was found, else -1.
-func load(where string, data []byte) (*Session, int, error) {
-	s := &Session{State: agentloop.NewState(), where: where}
+// load replays a journal read under id; where names it. good is the
+// length of the intact prefix when a torn last line was found, else -1.
+func load(where string, id ID, data []byte) (*Session, int, error) {
+	s := &Session{State: agentloop.NewState(), where: where, readAs: id, size: int64(len(data))}
 	rp := replay{s: s, path: where, buf: data, good: -1}
 	if err := rp.run(); err != nil {
 		return nil, -1, err
@@ -111,6 +128,9 @@ func (s *Session) apply(r record, line int) error {
 		}
 		if r.Version > FormatVersion {
 			return fmt.Errorf("written by a newer askuser (format %d, this one reads %d)", r.Version, FormatVersion)
+		}
+		if err := s.ownID(r.Meta.ID); err != nil {
+			return err
 		}
 		s.Meta = *r.Meta
 	case recMessage:
@@ -158,6 +178,21 @@ func (s *Session) apply(r record, line int) error {
 	return nil
 }
 
+// ownID checks the id a journal's header holds: an id, and the one the
+// journal is stored under (its file's name). A journal is only ever used
+// under its own id, so one copied or planted under another name is
+// damaged, never resumed as the session its name says, nor its id passed
+// on.
+func (s *Session) ownID(id ID) error {
+	if _, err := ParseID(string(id)); err != nil {
+		return fmt.Errorf("the header's id %w", err)
+	}
+	if id != s.readAs {
+		return fmt.Errorf("the header's id %s is not the id it is stored under, %s; a journal is used only under its own id", id, ask.Excerpt(string(s.readAs)))
+	}
+	return nil
+}
+
 // target is the conversation a record belongs to: the session's, or a
 // sub-agent's.
 func (s *Session) target(r record) *agentloop.State {
@@ -167,32 +202,46 @@ func (s *Session) target(r record) *agentloop.State {
 	return s.State.Descendant(strings.Split(r.Parent, "/"))
 }
 
-// find resolves an id, or a prefix of one that only one session has, to
-// the session's id. An id is letters, digits, "-" and "_" (ours are
-// uuids); it is compared as a string, never used as a pattern or a path,
-// so "*", "?", "[", "/" and ".." are not ids.
-func (st *Store) find(id string) (string, error) {
-	if !validID(id) {
-		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, ask.Excerpt(id))
-	}
+// find resolves a session reference (its id, or a prefix of one that only
+// one session has) to its id. A reference is compared as text, never used
+// as a pattern or a path: it is an id or the start of one (lower-case hex
+// and "-"), so "*", "?", "[", "/" and ".." are not.
+func (st *Store) find(ref string) (ID, error) {
 	b := st.backend()
-	matches, err := b.Find(id)
+	if id, err := ParseID(ref); err == nil {
+		if found, err := b.Find(ref); err != nil || len(found) != 1 || found[0] != ref {
+			return "", errors.Join(fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where()), err)
+		}
+		return id, nil
+	}
+	if !isPrefix(ref) {
+		return "", fmt.Errorf("%w: %s is not a session id: an id is a UUID in lower-case hex such as %s, and its start is enough (askuser sessions lists them)",
+			ErrNotFound, ask.Excerpt(ref), idExample)
+	}
+	found, err := b.Find(ref)
 	if err != nil {
 		return "", err
 	}
-	switch {
-	case len(matches) == 1:
-		return matches[0], nil
-	case len(matches) == 0:
-		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(id), st.where())
+	var matches []string
+	for _, name := range found {
+		if isID(name) && strings.HasPrefix(name, ref) {
+			matches = append(matches, name)
+		}
 	}
+	switch len(matches) {
+	case 1:
+		return ID(matches[0]), nil
+	case 0:
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where())
+	}
+	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
 	more := ""
 	if len(matches) > len(listed) {
 		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
 	}
 	return "", fmt.Errorf("%w: %s is the start of %d sessions (%s%s); give more of it",
-		ErrAmbiguous, ask.Excerpt(id), len(matches), strings.Join(listed, ", "), more)
+		ErrAmbiguous, ask.Excerpt(ref), len(matches), strings.Join(listed, ", "), more)
 }
 
 // where names the store in messages: the sessions directory, or the
@@ -202,12 +251,3 @@ func (st *Store) where() string { return st.backend().Where("") }
 // ErrAmbiguous is returned for a session id prefix that several sessions
 // have.
 var ErrAmbiguous = errors.New("ambiguous session id")
-
-func validID(id string) bool {
-	for _, c := range []byte(id) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return id != ""
-}

@@ -18,34 +18,37 @@ var ErrInUse = errors.New("in use by another askuser process")
 
 // SideDir is the directory beside session id's journal for what its run
 // keeps besides the conversation (the logs of the tools it ran). Remove
-// deletes it with the journal.
-func (st *Store) SideDir(id string) string { return filepath.Join(st.sessionsDir(), id+".d") }
+// deletes it with the journal. Whoever creates it or a file in it uses
+// statefile, so a link planted there is never followed.
+func (st *Store) SideDir(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".d") }
 
 // Remove deletes a session, its journal and its side directory, and
-// returns its id. id may be a unique prefix, or the exact name under
-// which List shows a damaged journal. A session another process holds is
-// refused (ErrInUse): it is locked for as long as it is removed, so no
-// process can open it half-deleted, and one that opened it just before
-// finds it gone (Open checks).
-func (st *Store) Remove(id string) (string, error) {
+// returns its id. ref is its id or a unique prefix, or the exact name
+// under which List shows a damaged journal. A session another process
+// holds is refused (ErrInUse): it is held for as long as it is removed,
+// so no process can open it half-deleted, and one that opened it just
+// before finds it gone (Open checks). What is listed as a journal but is
+// not a regular file (a link, a FIFO) is never opened: only its name goes.
+func (st *Store) Remove(ref string) (string, error) {
 	b := st.backend()
-	full, err := st.find(id)
+	id, err := st.find(ref)
+	name := string(id)
 	if err != nil {
 		// A damaged journal is listed under a name that may be no id.
 		list, lerr := b.List()
-		if lerr != nil || !validName(id) || !slices.ContainsFunc(list, func(s Stored) bool { return s.Name == id }) {
+		if lerr != nil || !validName(ref) || !slices.ContainsFunc(list, func(s Stored) bool { return s.Name == ref }) {
 			return "", err
 		}
-		full = id
+		name = ref
 	}
-	if err := b.Remove(full); err != nil {
-		return full, err
+	if err := b.Remove(name); err != nil {
+		return name, err
 	}
 	// Its sets sent to a chat channel say so there, and take no answer.
-	if err := st.WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
-		return full, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", full, err)
+	if err := st.WithdrawSession(context.Background(), name, "the session was removed"); err != nil {
+		return name, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", name, err)
 	}
-	return full, nil
+	return name, nil
 }
 
 // validName reports whether a listed journal name is safe to join to the

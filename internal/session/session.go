@@ -23,6 +23,16 @@
 // when the process dies), and a held session is never deleted (Remove
 // refuses it).
 //
+// What else may be in the state directory cannot be turned against its
+// owner. A session's id is an ID (a v4 UUID, lower-case hex), made only
+// by NewID and ParseID, and a journal is used only under the id its
+// header holds: a header whose id is not that file's name is damage, so a
+// planted journal never lends its id to a command line or a path. A
+// journal is opened through statefile, so a link is never followed and a
+// FIFO or a device is never waited on; listing names such an entry as
+// damaged without opening it. A journal is read only up to
+// MaxJournalBytes, and a run stops before writing past it.
+//
 // Format 3 adds "partial" records (answers to some questions of a set,
 // with their indexes: the rest are asked later) and "cancel" records (the
 // person declined to answer, askuser cancel, after "replied" records that
@@ -41,7 +51,6 @@
 package session
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,6 +60,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // FormatVersion is the journal format version.
@@ -58,7 +68,9 @@ const FormatVersion = 3
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
-	ID       string    `json:"id"`
+	// ID is checked where it is read: a journal's header must hold the
+	// id it is stored under (load).
+	ID       ID        `json:"id"`
 	Created  time.Time `json:"created"`
 	Provider string    `json:"provider"`
 	Model    string    `json:"model"`
@@ -146,7 +158,12 @@ type Session struct {
 	// session is open.
 	where string
 	j     Appender
-	now   func() time.Time
+	// readAs is the id the journal was read under: its header must hold
+	// it (ownID).
+	readAs ID
+	// size is the journal's length, kept below MaxJournalBytes.
+	size int64
+	now  func() time.Time
 	// mu serialises appends: sub-agents' loops journal concurrently.
 	mu sync.Mutex
 }
@@ -266,20 +283,18 @@ func (s *Session) append(r record) error {
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
+	if s.size+int64(len(line))+1 > MaxJournalBytes {
+		// Written, the journal could not be loaded again: it stays
+		// as it is, and resumable.
+		return fmt.Errorf("session %s: %w (%s); it cannot grow further, so the run stops here: start a new session",
+			s.Meta.ID, ErrJournalFull, statefile.Size(MaxJournalBytes))
+	}
 	if err := s.j.Append(Line{Data: line, Type: r.Type, At: r.At, Status: r.Status}); err != nil {
 		return err
 	}
+	s.size += int64(len(line)) + 1
 	s.Updated = r.At
 	return nil
-}
-
-// NewID returns a random (version 4) UUID, the form Claude Code uses.
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // ErrNotFound is returned for a session id that matches no session.
@@ -316,6 +331,9 @@ func (st *Store) Close() error {
 
 func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
 
+// journal is the path of session id's journal.
+func (st *Store) journal(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".jsonl") }
+
 func (st *Store) now() time.Time {
 	if st.Now != nil {
 		return st.Now()
@@ -327,6 +345,8 @@ func (st *Store) now() time.Time {
 func (st *Store) Create(meta Meta) (*Session, error) {
 	if meta.ID == "" {
 		meta.ID = NewID()
+	} else if _, err := ParseID(string(meta.ID)); err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
 	}
 	if meta.Created.IsZero() {
 		meta.Created = st.now()
@@ -343,5 +363,6 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{Meta: meta, State: agentloop.NewState(), Updated: meta.Created, where: b.Where(meta.ID), j: j, now: st.now}, nil
+	return &Session{Meta: meta, State: agentloop.NewState(), Updated: meta.Created, where: b.Where(meta.ID), j: j,
+		size: int64(len(header)) + 1, now: st.now}, nil
 }

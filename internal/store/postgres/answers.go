@@ -27,6 +27,11 @@ func (m mailbox) box(box session.Box) (Box, error) {
 	if !channel.ValidKey(box.Key) {
 		return Box{}, fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
 	}
+	if box.Session != "" {
+		if _, err := session.ParseID(box.Session); err != nil {
+			return Box{}, fmt.Errorf("mailbox: %w: %w", session.ErrNotFound, err)
+		}
+	}
 	return Box{Session: box.Session, Key: box.Key}, nil
 }
 
@@ -125,9 +130,20 @@ func (r registry) Get(ctx context.Context, key string) (session.Entry, error) {
 	return r.decode(row)
 }
 
+// decode reads a row's entry. An entry is used only under its own key,
+// and its session is an id, as in files: one that says otherwise is
+// damaged, so what a forged row says never reaches a resume's command
+// line.
 func (r registry) decode(row Entry) (session.Entry, error) {
 	var e session.Entry
-	if err := json.Unmarshal(row.Data, &e); err != nil {
+	err := json.Unmarshal(row.Data, &e)
+	if err == nil && e.Key != row.Key {
+		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), row.Key)
+	}
+	if err == nil && e.Session != "" {
+		_, err = session.ParseID(e.Session)
+	}
+	if err != nil {
 		return session.Entry{}, fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)
 	}
 	return e, nil
@@ -157,6 +173,11 @@ func (r registry) Update(ctx context.Context, key string, fn func(e *session.Ent
 			return nil, "", err
 		}
 		e.Key = key
+		if e.Session != "" {
+			if _, err := session.ParseID(e.Session); err != nil {
+				return nil, "", fmt.Errorf("registry: %s: its session %w", key, err)
+			}
+		}
 		after, err := json.Marshal(e)
 		if err != nil {
 			return nil, "", fmt.Errorf("registry: encode %s: %w", key, err)

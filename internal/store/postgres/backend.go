@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -33,7 +34,7 @@ func New(ctx context.Context, url string) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Backend{db: db, MaxJournal: 64 << 20}, nil
+	return &Backend{db: db, MaxJournal: session.MaxJournalBytes}, nil
 }
 
 // DB is the backend's database.
@@ -65,21 +66,21 @@ func (b *Backend) Close() error {
 }
 
 // Where names a session in messages, or the store.
-func (b *Backend) Where(id string) string {
+func (b *Backend) Where(id session.ID) string {
 	if id == "" {
 		return b.db.shown
 	}
-	return "session " + id + " in " + b.db.shown
+	return "session " + string(id) + " in " + b.db.shown
 }
 
 // sessionErr words the database's errors about a session as the session
 // package's.
-func (b *Backend) sessionErr(id string, err error) error {
+func (b *Backend) sessionErr(id session.ID, err error) error {
 	switch {
 	case errors.Is(err, ErrLocked):
 		return fmt.Errorf("session %s is %w; wait for it to finish", id, session.ErrInUse)
 	case errors.Is(err, ErrNoSession):
-		return fmt.Errorf("%w %q in %s; askuser sessions lists them", session.ErrNotFound, id, b.db.shown)
+		return fmt.Errorf("%w %s in %s; askuser sessions lists them", session.ErrNotFound, ask.Excerpt(string(id)), b.db.shown)
 	case errors.Is(err, ErrExists):
 		return fmt.Errorf("create session %s in %s: %w", id, b.db.shown, session.ErrExists)
 	}
@@ -94,7 +95,7 @@ func (b *Backend) Create(meta session.Meta, header session.Line) (session.Append
 	if err != nil {
 		return nil, err
 	}
-	j, err := b.db.Create(ctx, Info{ID: meta.ID, Machine: meta.Machine, Directory: meta.Cwd, Meta: m, Created: meta.Created}, record(header))
+	j, err := b.db.Create(ctx, Info{ID: string(meta.ID), Machine: meta.Machine, Directory: meta.Cwd, Meta: m, Created: meta.Created}, record(header))
 	if err != nil {
 		return nil, b.sessionErr(meta.ID, err)
 	}
@@ -106,10 +107,10 @@ func record(l session.Line) Record {
 }
 
 // Open holds a session and returns its journal.
-func (b *Backend) Open(id string) (session.Appender, []byte, error) {
+func (b *Backend) Open(id session.ID) (session.Appender, []byte, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	j, lines, err := b.db.Open(ctx, id, b.MaxJournal)
+	j, lines, err := b.db.Open(ctx, string(id), b.MaxJournal)
 	if err != nil {
 		return nil, nil, b.sessionErr(id, err)
 	}
@@ -117,10 +118,10 @@ func (b *Backend) Open(id string) (session.Appender, []byte, error) {
 }
 
 // Read returns a session's journal.
-func (b *Backend) Read(id string) ([]byte, error) {
+func (b *Backend) Read(id session.ID) ([]byte, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	lines, err := b.db.Read(ctx, id, b.MaxJournal)
+	lines, err := b.db.Read(ctx, string(id), b.MaxJournal)
 	if err != nil {
 		return nil, b.sessionErr(id, err)
 	}
@@ -176,11 +177,15 @@ func (b *Backend) List() ([]session.Stored, error) {
 	out := make([]session.Stored, len(infos))
 	for i, in := range infos {
 		out[i] = session.Stored{Name: in.ID, Data: join(journals[in.ID]), Updated: in.Updated, InUse: held[locks[i]]}
+		if _, err := session.ParseID(in.ID); err != nil {
+			out[i].Data, out[i].Err = nil, fmt.Errorf("%s: its id %w, so askuser never reads it; askuser sessions rm %s removes it",
+				b.Where(session.ID(in.ID)), err, ask.Excerpt(in.ID))
+		}
 	}
 	for _, id := range tooLarge {
 		for i := range out {
 			if out[i].Name == id {
-				out[i].Data, out[i].Err = nil, fmt.Errorf("%s: %w (%d bytes)", b.Where(id), ErrTooLarge, b.MaxJournal)
+				out[i].Data, out[i].Err = nil, fmt.Errorf("%s: %w (%d bytes)", b.Where(session.ID(id)), ErrTooLarge, b.MaxJournal)
 			}
 		}
 	}
@@ -188,19 +193,19 @@ func (b *Backend) List() ([]session.Stored, error) {
 }
 
 // InUse reports whether a process holds session id.
-func (b *Backend) InUse(id string) bool {
+func (b *Backend) InUse(id session.ID) bool {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	held, err := b.db.Held(ctx, SessionLock(id))
+	held, err := b.db.Held(ctx, SessionLock(string(id)))
 	return held && err == nil
 }
 
 // Remove deletes a session with its records, answers and registry
 // entries.
-func (b *Backend) Remove(id string) error {
+func (b *Backend) Remove(name string) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	return b.sessionErr(id, b.db.Remove(ctx, id))
+	return b.sessionErr(session.ID(name), b.db.Remove(ctx, name))
 }
 
 // HoldChannel takes chat channel name for this process, across every
@@ -227,7 +232,7 @@ type appender struct {
 func (a *appender) Append(l session.Line) error {
 	ctx, cancel := a.b.ctx()
 	defer cancel()
-	return a.b.sessionErr(a.j.id, a.j.Append(ctx, record(l)))
+	return a.b.sessionErr(session.ID(a.j.id), a.j.Append(ctx, record(l)))
 }
 
 // Truncate drops the records after the first good bytes of the journal

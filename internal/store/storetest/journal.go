@@ -16,6 +16,19 @@ import (
 	"github.com/askuser/askuser/internal/session"
 )
 
+// Session ids of the cases: ids are UUIDs (session.ParseID), and some
+// share a start, for the cases that find a session by one.
+const (
+	idHeld     = session.ID("0e1d0000-0000-4000-8000-000000000001")
+	idABC1     = session.ID("abc10000-0000-4000-8000-000000000001")
+	idABC10    = session.ID("abc10000-0000-4000-8000-000000000010")
+	idABD      = session.ID("abd00000-0000-4000-8000-000000000001")
+	idFinished = session.ID("f1000000-0000-4000-8000-000000000001")
+	idKilled   = session.ID("f2000000-0000-4000-8000-000000000001")
+	idRunning  = session.ID("f3000000-0000-4000-8000-000000000001")
+	idGone     = session.ID("90000000-0000-4000-8000-000000000001")
+)
+
 //go:embed testdata/journal-main.jsonl
 var golden []byte
 
@@ -23,14 +36,14 @@ var golden []byte
 func Golden() []byte { return golden }
 
 // rawJournal is a session's journal as the store keeps it.
-func rawJournal(t *testing.T, st *session.Store, id string) []byte {
+func rawJournal(t *testing.T, st *session.Store, id session.ID) []byte {
 	t.Helper()
 	var data []byte
 	var err error
 	if st.Backend != nil {
 		data, err = st.Backend.Read(id)
 	} else {
-		data, err = os.ReadFile(filepath.Join(st.Dir, "sessions", id+".jsonl"))
+		data, err = os.ReadFile(filepath.Join(st.Dir, "sessions", string(id)+".jsonl"))
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +51,7 @@ func rawJournal(t *testing.T, st *session.Store, id string) []byte {
 	return data
 }
 
-func newSession(t *testing.T, st *session.Store, id, prompt string, steps ...func(*session.Session) error) *session.Session {
+func newSession(t *testing.T, st *session.Store, id session.ID, prompt string, steps ...func(*session.Session) error) *session.Session {
 	t.Helper()
 	s, err := st.Create(session.Meta{ID: id, FirstPrompt: prompt, Machine: "build-7", Cwd: "/src/app"})
 	if err != nil {
@@ -90,27 +103,27 @@ var journalCases = []Case{
 	}},
 	{"journal/one process holds a session", func(t *testing.T, procs Procs) {
 		a, b := procs(), procs()
-		s := newSession(t, a, "held-1", "go", say(agentloop.RoleUser, "go"))
-		if !b.InUse("held-1") {
+		s := newSession(t, a, idHeld, "go", say(agentloop.RoleUser, "go"))
+		if !b.InUse(string(idHeld)) {
 			t.Error("another process does not see the session held")
 		}
-		if _, err := b.Open("held-1"); !errors.Is(err, session.ErrInUse) {
+		if _, err := b.Open(string(idHeld)); !errors.Is(err, session.ErrInUse) {
 			t.Errorf("open a held session: %v; want ErrInUse", err)
 		}
-		if _, err := a.Open("held-1"); !errors.Is(err, session.ErrInUse) {
+		if _, err := a.Open(string(idHeld)); !errors.Is(err, session.ErrInUse) {
 			t.Errorf("open a held session again in its process: %v; want ErrInUse", err)
 		}
-		if l, err := b.Load("held-1"); err != nil || len(l.State.Messages) != 1 {
+		if l, err := b.Load(string(idHeld)); err != nil || len(l.State.Messages) != 1 {
 			t.Errorf("load a held session: %v", err)
 		}
-		if _, err := b.Create(session.Meta{ID: "held-1"}); !errors.Is(err, session.ErrExists) {
+		if _, err := b.Create(session.Meta{ID: idHeld}); !errors.Is(err, session.ErrExists) {
 			t.Errorf("create a session under a taken id: %v; want ErrExists", err)
 		}
 		s.Close()
-		if b.InUse("held-1") {
+		if b.InUse(string(idHeld)) {
 			t.Error("held after Close")
 		}
-		s2, err := b.Open("held-1")
+		s2, err := b.Open(string(idHeld))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +131,7 @@ var journalCases = []Case{
 			t.Fatal(err)
 		}
 		s2.Close()
-		if l, _ := a.Load("held-1"); len(l.State.Messages) != 2 || l.Meta.Machine != "build-7" || l.Meta.Cwd != "/src/app" {
+		if l, _ := a.Load(string(idHeld)); len(l.State.Messages) != 2 || l.Meta.Machine != "build-7" || l.Meta.Cwd != "/src/app" {
 			t.Errorf("after the other process wrote: %d messages, meta %+v", len(l.State.Messages), l.Meta)
 		}
 		if err := s.Message(text(agentloop.RoleUser, "late")); err == nil {
@@ -127,10 +140,11 @@ var journalCases = []Case{
 	}},
 	{"journal/find by id or a prefix only one has", func(t *testing.T, procs Procs) {
 		st := procs()
-		for _, id := range []string{"abc-1", "abc-10", "abd"} {
+		for _, id := range []session.ID{idABC1, idABC10, idABD} {
 			newSession(t, st, id, "p").Close()
 		}
-		for ref, want := range map[string]string{"abd": "abd", "ab": "", "abc-1": "abc-1", "abc-10": "abc-10", "abc-": ""} {
+		for ref, want := range map[string]session.ID{"abd": idABD, "ab": "", string(idABC1): idABC1, string(idABC10): idABC10,
+			"abc1": "", "abc10000-0000-4000-8000-00000000001": idABC10} {
 			got, err := procs().Load(ref)
 			switch {
 			case want == "" && !errors.Is(err, session.ErrAmbiguous):
@@ -139,7 +153,7 @@ var journalCases = []Case{
 				t.Errorf("load %q: %v; want %s", ref, err, want)
 			}
 		}
-		if _, err := st.Load("abc-1x"); !errors.Is(err, session.ErrNotFound) {
+		if _, err := st.Load("abc2"); !errors.Is(err, session.ErrNotFound) {
 			t.Errorf("an id nobody has: %v", err)
 		}
 		if _, err := st.Load("../abd"); !errors.Is(err, session.ErrNotFound) {
@@ -148,9 +162,9 @@ var journalCases = []Case{
 	}},
 	{"journal/list says what each session is doing", func(t *testing.T, procs Procs) {
 		st := procs()
-		newSession(t, st, "finished", "a", say(agentloop.RoleUser, "a"), setStatus(agentloop.StatusSuccess)).Close()
-		newSession(t, st, "killed", "b", say(agentloop.RoleUser, "b")).Close()
-		running := newSession(t, st, "running", "c", say(agentloop.RoleUser, "c"))
+		newSession(t, st, idFinished, "a", say(agentloop.RoleUser, "a"), setStatus(agentloop.StatusSuccess)).Close()
+		newSession(t, st, idKilled, "b", say(agentloop.RoleUser, "b")).Close()
+		running := newSession(t, st, idRunning, "c", say(agentloop.RoleUser, "c"))
 		defer running.Close()
 		list, err := procs().List()
 		if err != nil {
@@ -162,39 +176,40 @@ var journalCases = []Case{
 			got[s.ID] = s.Status
 			order = append(order, s.ID)
 		}
-		want := map[string]string{"finished": session.StatusFinished, "killed": session.StatusInterrupted, "running": session.StatusRunning}
+		want := map[string]string{string(idFinished): session.StatusFinished, string(idKilled): session.StatusInterrupted, string(idRunning): session.StatusRunning}
 		for id, st := range want {
 			if got[id] != st {
 				t.Errorf("%s is listed %q; want %q", id, got[id], st)
 			}
 		}
-		if !slices.Equal(order, []string{"running", "killed", "finished"}) {
+		if !slices.Equal(order, []string{string(idRunning), string(idKilled), string(idFinished)}) {
 			t.Errorf("listed %v; want the most recently updated first", order)
 		}
-		if latest, err := procs().Latest(); err != nil || latest != "running" {
+		if latest, err := procs().Latest(); err != nil || latest != string(idRunning) {
 			t.Errorf("latest %q, %v", latest, err)
 		}
 	}},
 	{"journal/remove takes the answers and withdraws the sets", func(t *testing.T, procs Procs) {
 		a, b := procs(), procs()
 		ctx := context.Background()
-		s := newSession(t, a, "gone", "p")
-		key := channel.Key("gone", "toolu_1")
-		register(t, a.Registry(), key, "gone")
-		if err := b.Mailbox().Post(ctx, session.Box{Session: "gone", Key: key}, delivery("@alice on Slack")); err != nil {
+		gone := string(idGone)
+		s := newSession(t, a, idGone, "p")
+		key := channel.Key(gone, "toolu_1")
+		register(t, a.Registry(), key, gone)
+		if err := b.Mailbox().Post(ctx, session.Box{Session: gone, Key: key}, delivery("@alice on Slack")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.Remove("gone"); !errors.Is(err, session.ErrInUse) {
+		if _, err := b.Remove(gone); !errors.Is(err, session.ErrInUse) {
 			t.Fatalf("remove a held session: %v; want ErrInUse", err)
 		}
 		s.Close()
-		if full, err := b.Remove("gon"); err != nil || full != "gone" {
+		if full, err := b.Remove(gone[:6]); err != nil || full != gone {
 			t.Fatalf("remove: %q, %v", full, err)
 		}
-		if _, err := a.Load("gone"); !errors.Is(err, session.ErrNotFound) {
+		if _, err := a.Load(gone); !errors.Is(err, session.ErrNotFound) {
 			t.Errorf("load a removed session: %v", err)
 		}
-		if _, ok, _ := a.Mailbox().Get(ctx, session.Box{Session: "gone", Key: key}); ok {
+		if _, ok, _ := a.Mailbox().Get(ctx, session.Box{Session: gone, Key: key}); ok {
 			t.Error("the removed session's answer is still there")
 		}
 		if e, err := a.Registry().Get(ctx, key); err != nil || e.Outcome.State != channel.Withdrawn {
