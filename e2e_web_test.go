@@ -162,3 +162,27 @@ func webAnswer(t *testing.T, pageURL string, form url.Values) {
 		t.Fatalf("answer: status %d: %s", status, body)
 	}
 }
+
+// webForm is the form of a card as a browser loaded it: what it posts to,
+// with the page's cookie and form token.
+type webForm struct {
+	c            *http.Client
+	action, csrf string
+}
+
+// loadWebForm loads the page at pageURL until it shows a card's form, and
+// keeps the first one.
+func loadWebForm(t *testing.T, pageURL string) webForm {
+	t.Helper()
+	c, base := inboxClient(t, pageURL) // the first visit sets the cookie
+	action, csrf := openForm(t, c, pageURL)
+	return webForm{c: c, action: base + action, csrf: csrf}
+}
+
+// submit posts form as the page's script does and returns the reply.
+func (f webForm) submit(t *testing.T, form url.Values) (int, string) {
+	t.Helper()
+	form.Set("csrf", f.csrf)
+	body, status := inboxPost(t, f.c, f.action, form)
+	return status, body
+}

@@ -73,6 +73,11 @@ type Request struct {
 	Kind string `json:"kind,omitempty"`
 	// Agent names the sub-agent that asks; "" is the main agent.
 	Agent string `json:"agent,omitempty"`
+	// Tool names the tool the set is about when it is not a model's
+	// AskUserQuestion: for an approval, the tool waiting to run
+	// ("mcp__fs__write_file"), which its question says only in words. It
+	// is model-written: shown only through Display.
+	Tool string `json:"tool,omitempty"`
 	// Detail is longer text a person may ask to see before answering,
 	// such as an approval's whole tool input when the question shows a
 	// summary. It is model- or tool-written: shown only through

@@ -56,7 +56,7 @@ func runRun(c *cli.Context, e *env) error {
 		}
 		defer sess.Close()
 		if len(sess.State.Pending()) > 0 {
-			return usageErrorf("session %s is waiting on a question; answer it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
+			return usageErrorf("session %s is %s; answer it first with askuser resume %s", sess.Meta.ID, sess.Summary().StatusWords(), sess.Meta.ID)
 		}
 		if sess.State.UnsentResults() {
 			return usageErrorf("session %s stopped before the answers to its questions reached the model; continue it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
@@ -237,11 +237,11 @@ func (r *runner) finish(out agentloop.Outcome) error {
 	case agentloop.StatusSuccess:
 		return nil
 	case agentloop.StatusWaiting:
-		return withCode(code, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
+		return withCode(code, quiet{fmt.Errorf("waiting for an answer: %s", out.Reason)})
 	case agentloop.StatusMaxTurns:
 		return withCode(code, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusTimeout:
-		return withCode(code, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("%s; the session is still %s: askuser resume %s", out.Reason, r.sess.Summary().StatusWords(), r.sess.Meta.ID))
 	case agentloop.StatusCancelled:
 		return withCode(code, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
 	}

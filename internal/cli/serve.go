@@ -28,7 +28,7 @@ import (
 func serveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve the inbox: every session waiting on a question, answered from a browser",
+		Usage: "serve the inbox: every session waiting on a question or an approval, answered from a browser",
 		Description: `Serves a page, on 127.0.0.1 and a free port unless --listen says otherwise, listing
 every session in the state directory that waits on a question or an approval (newest
 first, with its prompt, how long it has waited and who waits), and the other sessions with

@@ -40,7 +40,7 @@ every match unless --limit is given.
 		HideHelpCommand: true,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
-			&cli.BoolFlag{Name: "waiting", Usage: "only sessions waiting on a question"},
+			&cli.BoolFlag{Name: "waiting", Usage: "only sessions waiting on a question or an approval"},
 			&cli.BoolFlag{Name: "all", Usage: "every session, not only the 20 newest"},
 			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions", DefaultText: "20 in the table, every one with --json"},
 			&cli.StringFlag{Name: "dir", Usage: "only sessions started in `DIR` (. for this directory)"},
@@ -125,9 +125,9 @@ func noSessionsNote(total int, waiting bool, dir string) string {
 	case total == 0:
 		return "no sessions yet; askuser run starts one"
 	case waiting && dir != "":
-		return fmt.Sprintf("no session waits on a question in %s", dir)
+		return fmt.Sprintf("no session waits on a question or an approval in %s", dir)
 	case waiting:
-		return "no session waits on a question"
+		return "no session waits on a question or an approval"
 	}
 	return fmt.Sprintf("no sessions in %s; askuser sessions lists those of every directory", dir)
 }

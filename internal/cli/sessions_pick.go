@@ -22,8 +22,8 @@ func isHere(s session.Summary, here, machine string) bool {
 	return (s.Machine == "" || s.Machine == machine) && session.SameDir(s.Cwd, here)
 }
 
-// pickWaiting returns the most recent session waiting on a question in
-// the current directory that no process holds, and a line saying which it
+// pickWaiting returns the most recent session waiting on an answer (to a
+// question or an approval) in the current directory that no process holds, and a line saying which it
 // took and what waits.
 func pickWaiting(store *session.Store, machine string) (id, said string, err error) {
 	here, list, err := listHere(store)
@@ -50,7 +50,7 @@ func pickWaiting(store *session.Store, machine string) (id, said string, err err
 		}
 	}
 	if found == nil {
-		why := fmt.Sprintf("no session waits on a question in %s", here)
+		why := fmt.Sprintf("no session waits on a question or an approval in %s", here)
 		if busy > 0 {
 			why = fmt.Sprintf("the %d session%s waiting in %s %s in use by another askuser process (asking there now)", busy, plural(busy), here, map[bool]string{true: "is", false: "are"}[busy == 1])
 		}
@@ -79,7 +79,7 @@ func pickLatestHere(store *session.Store, machine string) (id, said string, err 
 	for _, s := range list {
 		if s.Err == "" && isHere(s, here, machine) {
 			return s.ID, fmt.Sprintf("askuser: continuing session %s, the most recent here (%s, %s): %s",
-				s.ID, s.Status, ago(time.Since(s.Updated)), ask.Display(s.Title)), nil
+				s.ID, s.StatusWords(), ago(time.Since(s.Updated)), ask.Display(s.Title)), nil
 		}
 	}
 	why := fmt.Sprintf("--continue: no session was started in %s yet", here)

@@ -252,7 +252,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		// The run itself, or a resume at a terminal, holds the journal
 		// and does not wait on the mailbox: say so now.
 		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
-			" (it is running, or asking this question there now); answer it there, or here once it stops waiting")
+			" (it is running, or asking for "+kindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
 		return
 	}
 	// Only the questions still unanswered are asked again (a set answered

@@ -32,15 +32,12 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	sum := sess.Summary()
 	id := string(sess.Meta.ID)
 	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
-		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
+		Status: sum.StatusWords(), StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
 	if sum.CancelReason != "" {
 		d.Status += ": " + ask.Display(sum.CancelReason)
 	}
-	what := waitingWhat(sum.Questions, "a question")
-	if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
-		d.Status = "waiting on " + what
-	}
+	what := session.WaitingWhat(sum.Questions, session.QuestionSets)
 	run := in.runs.state(id)
 	where := in.elsewhere(sum)
 	failed := in.pendingCards(&d, sum.Questions, run, where)

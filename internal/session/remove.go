@@ -13,7 +13,7 @@ import (
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
-// running, or asking a question now.
+// running, or asking for an answer now.
 var ErrInUse = errors.New("in use by another askuser process")
 
 // SideDir is the directory beside session id's journal for what its run
