@@ -212,6 +212,7 @@ func TestTeamStoreResumeWait(t *testing.T) {
 	// resume --wait first, the answer after.
 	id := a.suspend(t, script)
 	parked := startBackground(t, a.env, "resume", "--wait", id, "-p", "--output-format", "json")
+	waitHeld(t, b, id)
 	answer := ic.form(t, id)
 	if _, page := ic.get(t, "s/"+id); !strings.Contains(page, "on <code>machine-a</code>") {
 		t.Errorf("B's page of the session:\n%s", page)
@@ -375,5 +376,54 @@ func TestTeamStoreServerRestartWhileRunWaits(t *testing.T) {
 	}
 	if events := run.stdout.String(); !strings.Contains(events, `"selectedOptions":["SQLite"]`) {
 		t.Errorf("the run's events:\n%s", events)
+	}
+}
+
+// resume --wait works with the files store too: it asks through the
+// inbox, looking in the state directory's mailbox ten times a second, and
+// holds the session, so askuser serve on the same machine answers it
+// without resuming it itself; --timeout ends it with exit 7.
+func TestResumeWaitFilesStore(t *testing.T) {
+	ms, script := newTeam(t, "", "laptop")
+	m := ms[0]
+	serve := startBackground(t, m.env, "serve")
+	ti := newTeamInbox(t, serve.url(t))
+	id := m.suspend(t, script)
+	parked := startBackground(t, m.env, "resume", "--wait", id, "-p", "--output-format", "json")
+	waitHeld(t, m, id)
+	// Held, and registered for the inbox: the page answers it.
+	if code, body := ti.form(t, id)(url.Values{"q0": {"1"}}); code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, body)
+	}
+	if code := parked.exit(t); code != 0 || !strings.Contains(parked.stdout.String(), "SQLite") {
+		t.Fatalf("resume --wait: exit %d\n%s\n%s", code, parked.stdout, parked.stderr)
+	}
+	if strings.Contains(serve.stderr.String(), "askuser resume started") {
+		t.Errorf("serve resumed a session resume --wait held:\n%s", serve.stderr)
+	}
+	id = m.suspend(t, script)
+	out, errOut, code := m.askuserIn(t, repoRoot(t), "resume", "--wait", "--timeout", "300ms", id, "-p", "--output-format", "json")
+	if code != 7 {
+		t.Fatalf("resume --wait --timeout: exit %d, want 7\n%s\n%s", code, out, errOut)
+	}
+	if out, _, _ := m.askuserIn(t, repoRoot(t), "sessions", "--waiting", "--json"); !strings.Contains(out, `"id":"`+id+`"`) {
+		t.Errorf("after the timeout the session is not waiting:\n%s", out)
+	}
+}
+
+// waitHeld waits until m's askuser sessions says a process holds session
+// id (resume --wait parked on it).
+func waitHeld(t *testing.T, m teamMachine, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(20 * time.Millisecond) {
+		out, _, _ := m.askuserIn(t, t.TempDir(), "sessions", "--json")
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, `"id":"`+id+`"`) && strings.Contains(line, `"in_use":true`) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no process ever held session %s:\n%s", id, out)
+		}
 	}
 }
