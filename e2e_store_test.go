@@ -166,14 +166,7 @@ func TestTeamStoreAnswersALiveRunFromAnotherMachine(t *testing.T) {
 	serve := startBackground(t, b.env, "serve")
 	ic := newTeamInbox(t, serve.url(t))
 	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
-	var id string
-	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {
-		if m := sessionIDPattern.FindStringSubmatch(run.stdout.String()); m != nil {
-			id = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
-		}
-	}
+	id := runSessionID(t, run)
 	ic.form(t, id) // the set is on B's page
 	_, home := ic.get(t, "")
 	for _, want := range []string{"/s/" + id, "on <code>machine-a</code>", "in <code>" + repoRoot(t) + "</code>", "Sessions of every machine in the team store"} {
@@ -358,14 +351,7 @@ func TestTeamStoreServerRestartWhileRunWaits(t *testing.T) {
 	a, b := ms[0], ms[1]
 	ic := newTeamInbox(t, startBackground(t, b.env, "serve").url(t))
 	run := startBackground(t, a.env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox", "--script", script, "Set up the project")
-	var id string
-	for deadline := time.Now().Add(waitLimit); id == ""; time.Sleep(10 * time.Millisecond) {
-		if m := sessionIDPattern.FindStringSubmatch(run.stdout.String()); m != nil {
-			id = m[1]
-		} else if time.Now().After(deadline) {
-			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
-		}
-	}
+	id := runSessionID(t, run)
 	ic.form(t, id)
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
@@ -424,6 +410,19 @@ func waitHeld(t *testing.T, m teamMachine, id string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no process ever held session %s:\n%s", id, out)
+		}
+	}
+}
+
+// runSessionID waits for the session id in a run's stream-json events.
+func runSessionID(t *testing.T, run *bgAskuser) string {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(10 * time.Millisecond) {
+		if m := sessionIDPattern.FindStringSubmatch(run.stdout.String()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
 		}
 	}
 }

@@ -1,9 +1,7 @@
 package session_test
 
 import (
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/store/storetest"
@@ -13,15 +11,7 @@ import (
 // own over one state directory.
 func TestStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Procs {
-		dir := t.TempDir()
-		var mu sync.Mutex
-		now := storetest.T0
-		clock := func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			now = now.Add(time.Second)
-			return now
-		}
+		dir, clock := t.TempDir(), storetest.Clock()
 		return func() *session.Store { return &session.Store{Dir: dir, Now: clock} }
 	})
 }

@@ -1,9 +1,7 @@
 package postgres
 
 import (
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/store/pgtest"
@@ -15,15 +13,7 @@ import (
 // machine).
 func TestStoreContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Procs {
-		url := pgtest.DB(t)
-		var mu sync.Mutex
-		now := storetest.T0
-		clock := func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			now = now.Add(time.Second)
-			return now
-		}
+		url, clock := pgtest.DB(t), storetest.Clock()
 		return func() *session.Store {
 			b, err := New(ctxT(t), url)
 			if err != nil {

@@ -103,14 +103,7 @@ func TestWaitWoken(t *testing.T) {
 	other := openURL(t, url)
 	ctx := ctxT(t)
 	box := Box{Key: "set1"}
-	got := make(chan Answer, 1)
-	go func() {
-		a, err := db.Wait(ctx, box)
-		if err != nil {
-			t.Error(err)
-		}
-		got <- a
-	}()
+	got := waitAsync(t, ctx, db, box)
 	waitListening(t, db, 1)
 	// An answer to another set wakes nobody's wait on this one.
 	if _, _, err := other.Post(ctx, Box{Key: "set2"}, answer("carol")); err != nil {
@@ -174,14 +167,7 @@ func TestWaitAcrossRestart(t *testing.T) {
 		}
 	}
 	db.wake.mu.Unlock()
-	got := make(chan Answer, 1)
-	go func() {
-		a, err := db.Wait(ctx, box)
-		if err != nil {
-			t.Error(err)
-		}
-		got <- a
-	}()
+	got := waitAsync(t, ctx, db, box)
 	waitListening(t, db, 1)
 	if err := pgtest.Shared(t).Restart(); err != nil {
 		t.Fatal(err)
@@ -199,4 +185,18 @@ func TestWaitAcrossRestart(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the waiter never got the answer given while its listener was away")
 	}
+}
+
+// waitAsync waits on box in the background; the answer comes on the
+// channel returned.
+func waitAsync(t *testing.T, ctx context.Context, db *DB, box Box) <-chan Answer {
+	got := make(chan Answer, 1)
+	go func() {
+		a, err := db.Wait(ctx, box)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- a
+	}()
+	return got
 }

@@ -111,7 +111,9 @@ var mailboxCases = []Case{
 	}},
 }
 
-func register(t *testing.T, reg session.Registry, key, sess string) {
+// Register registers a set of one question under key, of session sess
+// ("" for none), as a frontend asking through a channel does.
+func Register(t *testing.T, reg session.Registry, key, sess string) {
 	t.Helper()
 	_, err := reg.Update(context.Background(), key, func(e *session.Entry, found bool) error {
 		if found {
@@ -131,7 +133,7 @@ var registryCases = []Case{
 		stores := []*session.Store{procs(), procs()}
 		ctx := ctxT(t)
 		key := channel.Key("", "ask_1")
-		register(t, stores[0].Registry(), key, "")
+		Register(t, stores[0].Registry(), key, "")
 		const n = 20
 		var wg sync.WaitGroup
 		for i := range n {
@@ -169,8 +171,8 @@ var registryCases = []Case{
 			t.Fatalf("an empty registry: %v, %v", list, err)
 		}
 		a, b := channel.Key("", "ask_a"), channel.Key("", "ask_b")
-		register(t, reg, a, "")
-		register(t, reg, b, "")
+		Register(t, reg, a, "")
+		Register(t, reg, b, "")
 		list, err := procs().Registry().List(ctx)
 		if err != nil || len(list) != 2 || list[0].Key != a || list[1].Key != b || list[0].Created.After(list[1].Created) {
 			t.Errorf("List = %+v, %v; want a, then b", list, err)

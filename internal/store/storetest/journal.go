@@ -195,7 +195,7 @@ var journalCases = []Case{
 		gone := string(idGone)
 		s := newSession(t, a, idGone, "p")
 		key := channel.Key(gone, "toolu_1")
-		register(t, a.Registry(), key, gone)
+		Register(t, a.Registry(), key, gone)
 		if err := b.Mailbox().Post(ctx, session.Box{Session: gone, Key: key}, delivery("@alice on Slack")); err != nil {
 			t.Fatal(err)
 		}

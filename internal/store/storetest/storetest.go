@@ -10,6 +10,7 @@
 package storetest
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -44,3 +45,16 @@ func Cases() []Case {
 
 // T0 is when the cases' clocks start.
 var T0 = time.Date(2026, 11, 26, 14, 2, 0, 0, time.UTC)
+
+// Clock is a store's clock for the cases: T0 and a second more at every
+// reading, whichever goroutine reads it. A case's Procs share one.
+func Clock() func() time.Time {
+	var mu sync.Mutex
+	now := T0
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+}
