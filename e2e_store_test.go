@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
@@ -424,5 +425,36 @@ func runSessionID(t *testing.T, run *bgAskuser) string {
 		if time.Now().After(deadline) {
 			t.Fatalf("no session id in the run's events:\n%s\n%s", run.stdout, run.stderr)
 		}
+	}
+}
+
+// askuser ask and askuser mcp on machine A, which have no session, ask
+// through the inbox of the team store; askuser serve on machine B holds
+// the chat channel, sends them there, and the taps reach A.
+func TestTeamStoreAskAndMCPAnsweredInAnotherMachinesChannel(t *testing.T) {
+	storeURL := pgtest.DB(t)
+	cr := newChanRig(t)
+	cr.env = append(cr.env, "ASKUSER_STORE="+storeURL, "ASKUSER_MACHINE=machine-b")
+	cr.startServe(t)
+	ms, _ := newTeam(t, storeURL, "machine-a")
+	a := ms[0]
+
+	ask := startBackground(t, a.env, "ask", "--frontend", "inbox", "testdata/questions/database.json")
+	m := cr.message(t, "from askuser ask on machine-a", func(x channeltest.Message) bool { return x.Title == "askuser ask" })
+	cr.tap(t, m, channeltest.Pick{Options: []int{0}})
+	if code := ask.exit(t); code != 0 {
+		t.Fatalf("ask: exit %d: %s", code, ask.stderr)
+	}
+	if out := ask.stdout.String(); !strings.Contains(out, "\n   Via: @alice on testchan\n") {
+		t.Errorf("ask printed:\n%s", out)
+	}
+
+	mcp := startMCP(t, a.env, "--frontend", "inbox")
+	mcp.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":{"questions":[`+
+		`{"question":"Which region?","header":"Region","multiSelect":false,"options":[{"label":"eu-north","description":"Stockholm"},{"label":"us-east","description":"Virginia"}]}]}}}`)
+	m = cr.message(t, "from askuser mcp on machine-a", func(x channeltest.Message) bool { return x.Title == "askuser mcp" })
+	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
+	if reply := mcp.reply(t, "2"); !strings.Contains(reply, `Selected: us-east\n   Via: @alice on testchan`) {
+		t.Errorf("the tool result: %s", reply)
 	}
 }
