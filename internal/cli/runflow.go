@@ -93,8 +93,7 @@ func runRun(c *cli.Context, e *env) error {
 		meta := providerMeta(prov, spec)
 		meta.System, meta.FirstPrompt, meta.SubagentModel = o.system, prompt, subModel
 		tools.record(&meta)
-		meta.Cwd, _ = os.Getwd()
-		meta.Machine = machineName(e)
+		placeMeta(&meta, e)
 		if sess, err = store.Create(meta); err != nil {
 			return err
 		}

@@ -96,6 +96,13 @@ func stateDirOr(dir string, e *env) string {
 	return filepath.Join(os.TempDir(), "askuser-state")
 }
 
+// placeMeta records where a new session runs: this directory of this
+// machine, where a late answer may resume it.
+func placeMeta(m *session.Meta, e *env) {
+	m.Cwd, _ = os.Getwd()
+	m.Machine = machineName(e)
+}
+
 // machineName names this machine in the sessions it starts: where a
 // late answer may resume them. ASKUSER_MACHINE, where hostnames are not
 // stable (containers, CI runners), else the hostname.
