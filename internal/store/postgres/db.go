@@ -17,8 +17,8 @@ import (
 )
 
 // DB is a connection to the team store: a small pool for queries, and,
-// made when first needed, one connection holding this process's locks
-// and one listening for answers.
+// made when first needed, the process's own connection, which holds its
+// locks and listens for answers (own.go).
 type DB struct {
 	pool *pgxpool.Pool
 	cfg  *pgx.ConnConfig
@@ -27,8 +27,8 @@ type DB struct {
 	shown    string
 	password string
 
-	locks *locker
-	wake  *waker
+	// own is the process's own connection: its locks, and listening.
+	own *own
 
 	closeOnce sync.Once
 }
@@ -70,8 +70,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 		return nil, fmt.Errorf("cannot reach the store %s: %w", shown, scrubbed{err, password})
 	}
 	db := &DB{pool: pool, cfg: cfg.ConnConfig, shown: shown, password: password}
-	db.locks = &locker{db: db, held: map[int64]string{}}
-	db.wake = newWaker(db)
+	db.own = newOwn(db)
 	if err := db.migrate(ctx, len(migrations)); err != nil {
 		pool.Close()
 		return nil, err
@@ -82,8 +81,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 // Close ends every connection: the locks this process holds are released.
 func (db *DB) Close() {
 	db.closeOnce.Do(func() {
-		db.wake.close()
-		db.locks.close()
+		db.own.close()
 		db.pool.Close()
 	})
 }

@@ -14,12 +14,14 @@
 //     row: a dropped connection leaves both or neither (journal.go).
 //   - The first answer to a set wins, by a conditional update from pending
 //     to answered; a second is refused and told the first (mailbox.go).
-//   - Locks are session-level advisory locks on a connection of their own,
-//     released by the server when the process or its connection dies
-//     (lock.go).
-//   - A waiter is woken by LISTEN/NOTIFY carrying only the set's key, and
-//     reads again after every reconnect, since notifications sent while a
-//     connection is down are lost (wake.go).
+//   - Locks are session-level advisory locks on the process's own
+//     connection, outside the pool, released by the server when the
+//     process or that connection dies (lock.go).
+//   - A waiter is woken by LISTEN/NOTIFY carrying only the set's key, on
+//     that same connection, and reads again after every reconnect, since
+//     notifications sent while a connection is down are lost (wake.go,
+//     own.go). A process that holds its session and waits costs the
+//     server two connections (its own, and an idle pooled one).
 //   - The schema is migrated by Open, in versioned steps, one transaction
 //     each; a database newer than the binary is refused (migrate.go).
 //   - No error shows the URL's password: the URL is shown without it, and

@@ -3,6 +3,8 @@ package postgres
 import (
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
 // A lock is held once, in this process or another; others see it held;
@@ -56,7 +58,7 @@ func eventually(cond func() bool) bool {
 	return false
 }
 
-// A lock connection killed under its holder is made again and its locks
+// The own connection killed under its holder is made again and its locks
 // taken again; a lock another process took meanwhile is lost, and the
 // journal it guarded refuses to be written.
 func TestLockConnectionDropped(t *testing.T) {
@@ -65,34 +67,38 @@ func TestLockConnectionDropped(t *testing.T) {
 	ctx := ctxT(t)
 	j := create(t, db, "kept")
 	j2 := create(t, db, "taken")
-	kill := func() {
-		var pid int
-		if err := db.locks.conn.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := other.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
-			t.Fatal(err)
+	taken := make(chan struct{})
+	db.own.mu.Lock()
+	db.own.beforeListen = func() {
+		db.own.mu.Lock()
+		again := db.own.connects > 1
+		db.own.mu.Unlock()
+		if again {
+			<-taken // the other process takes a lock before this one is back
 		}
 	}
-	db.locks.mu.Lock()
-	kill()
-	// While the holder's lock connection is down, another process takes
-	// one of its sessions.
+	pid := db.own.pid
+	db.own.mu.Unlock()
+	if _, err := other.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
+		t.Fatal(err)
+	}
 	var r func()
 	if !eventually(func() bool { var ok bool; r, ok, _ = other.TryLock(ctx, SessionLock("taken")); return ok }) {
 		t.Fatal("the killed connection's lock was not released")
 	}
 	defer r()
-	db.locks.mu.Unlock()
-	// The keeper reconnects within a tick.
+	close(taken)
 	if !eventually(func() bool { return db.Lost(SessionLock("taken")) }) {
 		t.Fatal("the holder did not learn it lost the lock")
 	}
 	if db.Lost(SessionLock("kept")) {
 		t.Error("the lock nobody took was lost")
 	}
+	if !eventually(func() bool { held, _ := other.Held(ctx, SessionLock("kept")); return held }) {
+		t.Error("the lock nobody took was not taken again")
+	}
 	if _, ok, _ := other.TryLock(ctx, SessionLock("kept")); ok {
-		t.Error("the keeper did not take the lock again")
+		t.Error("another process took the lock taken again")
 	}
 	if err := j2.Append(ctx, rec(1)); err == nil {
 		t.Error("a journal whose lock was lost was written")
@@ -100,4 +106,32 @@ func TestLockConnectionDropped(t *testing.T) {
 	if err := j.Append(ctx, rec(1)); err != nil {
 		t.Errorf("the journal whose lock was taken again: %v", err)
 	}
+}
+
+// A process that holds its session and waits on an answer, as every
+// waiting run does, holds two connections: one of the pool, and its own,
+// which holds the locks and listens. Fifty waiting runs then fit in
+// PostgreSQL's default max_connections of 100.
+func TestWaitingProcessConnections(t *testing.T) {
+	url := pgtest.DB(t) + "&application_name=waiting-run"
+	db := openURL(t, url)
+	ctx := ctxT(t)
+	j := create(t, db, "s1")
+	defer j.Close()
+	if _, ok, err := db.TryLock(ctx, "wait:k1"); !ok || err != nil {
+		t.Fatalf("take a lock: %v, %v", ok, err)
+	}
+	got := waitAsync(t, ctx, db, Box{Key: "k1"})
+	waitListening(t, db, 1)
+	var n int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'waiting-run'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n > 2 {
+		t.Errorf("a waiting process holds %d connections; want at most 2 (one pooled, its own)", n)
+	}
+	if _, _, err := db.Post(ctx, Box{Key: "k1"}, answer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	<-got
 }

@@ -82,7 +82,7 @@ func (db *DB) Get(ctx context.Context, box Box) (Answer, bool, error) {
 // tries again, and a connection made again reads again (wake.go), so an
 // answer given meanwhile is found.
 func (db *DB) Wait(ctx context.Context, box Box) (Answer, error) {
-	woken, done := db.wake.subscribe(box.Key)
+	woken, done := db.own.subscribe(box.Key)
 	defer done()
 	wait := retryFirst
 	for {

@@ -127,24 +127,16 @@ func TestWaitWoken(t *testing.T) {
 	}
 }
 
-// waitListening waits until db's listener has connected n times and is
-// listening.
+// waitListening waits until db's own connection has listened n times.
 func waitListening(t *testing.T, db *DB, n int) {
 	t.Helper()
 	ok := eventually(func() bool {
-		db.wake.mu.Lock()
-		c := db.wake.connects
-		db.wake.mu.Unlock()
-		if c < n {
-			return false
-		}
-		var listening bool
-		err := db.pool.QueryRow(context.Background(), `SELECT count(*) > 0 FROM pg_stat_activity
-			WHERE query = 'LISTEN `+answerChannel+`' AND datname = current_database()`).Scan(&listening)
-		return err == nil && listening
+		db.own.mu.Lock()
+		defer db.own.mu.Unlock()
+		return db.own.listens >= n
 	})
 	if !ok {
-		t.Fatalf("the listener did not connect %d times", n)
+		t.Fatalf("the own connection did not listen %d times", n)
 	}
 }
 
@@ -157,16 +149,16 @@ func TestWaitAcrossRestart(t *testing.T) {
 	ctx := ctxT(t)
 	box := Box{Key: "set1"}
 	answered := make(chan struct{})
-	db.wake.mu.Lock()
-	db.wake.beforeListen = func() {
-		db.wake.mu.Lock()
-		second := db.wake.connects > 1
-		db.wake.mu.Unlock()
+	db.own.mu.Lock()
+	db.own.beforeListen = func() {
+		db.own.mu.Lock()
+		second := db.own.connects > 1
+		db.own.mu.Unlock()
 		if second {
 			<-answered // the answer is posted before this listener listens
 		}
 	}
-	db.wake.mu.Unlock()
+	db.own.mu.Unlock()
 	got := waitAsync(t, ctx, db, box)
 	waitListening(t, db, 1)
 	if err := pgtest.Shared(t).Restart(); err != nil {
