@@ -67,16 +67,8 @@ func TestLockConnectionDropped(t *testing.T) {
 	ctx := ctxT(t)
 	j := create(t, db, "kept")
 	j2 := create(t, db, "taken")
-	taken := make(chan struct{})
+	taken := holdReconnect(db) // the other process takes a lock before this one is back
 	db.own.mu.Lock()
-	db.own.beforeListen = func() {
-		db.own.mu.Lock()
-		again := db.own.connects > 1
-		db.own.mu.Unlock()
-		if again {
-			<-taken // the other process takes a lock before this one is back
-		}
-	}
 	pid := db.own.pid
 	db.own.mu.Unlock()
 	if _, err := other.pool.Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
@@ -134,4 +126,22 @@ func TestWaitingProcessConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-got
+}
+
+// holdReconnect makes db's own connection, once it has dropped, wait
+// before it listens and takes its locks again, until the channel returned
+// is closed.
+func holdReconnect(db *DB) chan struct{} {
+	hold := make(chan struct{})
+	db.own.mu.Lock()
+	defer db.own.mu.Unlock()
+	db.own.beforeListen = func() {
+		db.own.mu.Lock()
+		again := db.own.connects > 1
+		db.own.mu.Unlock()
+		if again {
+			<-hold
+		}
+	}
+	return hold
 }

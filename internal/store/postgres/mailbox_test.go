@@ -148,17 +148,7 @@ func TestWaitAcrossRestart(t *testing.T) {
 	other := openURL(t, url)
 	ctx := ctxT(t)
 	box := Box{Key: "set1"}
-	answered := make(chan struct{})
-	db.own.mu.Lock()
-	db.own.beforeListen = func() {
-		db.own.mu.Lock()
-		second := db.own.connects > 1
-		db.own.mu.Unlock()
-		if second {
-			<-answered // the answer is posted before this listener listens
-		}
-	}
-	db.own.mu.Unlock()
+	answered := holdReconnect(db) // the answer is posted before the waiter listens again
 	got := waitAsync(t, ctx, db, box)
 	waitListening(t, db, 1)
 	if err := pgtest.Shared(t).Restart(); err != nil {
