@@ -109,14 +109,6 @@ func (db *DB) Wait(ctx context.Context, box Box) (Answer, error) {
 	}
 }
 
-// Pending makes box's row, pending, if there is none: a set that waits is
-// then listed as waiting in the store before any answer.
-func (db *DB) Pending(ctx context.Context, box Box) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO mailbox (key, session_id) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`,
-		box.Key, nullable(box.Session))
-	return db.errorf("note a set waiting", err)
-}
-
 // PruneAnswers removes the answers to sets asked outside a session given
 // before before; a session's go with the session.
 func (db *DB) PruneAnswers(ctx context.Context, before time.Time) error {
