@@ -41,8 +41,6 @@ type own struct {
 	connects     int
 	listens      int    // LISTENs done, for tests
 	pid          uint32 // the connection's backend, for tests
-	// logf says what the owner did (a lock lost); nil is silent.
-	logf func(format string, args ...any)
 }
 
 // request is a lock function the owner runs for another goroutine: it
@@ -183,17 +181,14 @@ func (o *own) retake(ctx context.Context, conn *pgx.Conn) error {
 		held[k] = n
 	}
 	o.mu.Unlock()
-	for key, name := range held {
+	for key := range held {
 		var got bool
 		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil {
 			return err
 		}
 		o.mu.Lock()
-		if _, still := o.held[key]; still && !got && !o.lost[key] {
-			o.lost[key] = true
-			if o.logf != nil {
-				o.logf("askuser: lost the lock on %s to another process while the store was unreachable", name)
-			}
+		if _, still := o.held[key]; still && !got {
+			o.lost[key] = true // said by the next write under it (Journal.Append)
 		}
 		o.mu.Unlock()
 	}
