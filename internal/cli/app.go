@@ -301,6 +301,9 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if msg, ok := durationUsage(c, err); ok {
 		return usageErrorf("%s", msg)
 	}
+	if msg, ok := numberUsage(c, err); ok {
+		return usageErrorf("%s", msg)
+	}
 	if name, ok := undefinedFlag(err); ok {
 		return unknownFlag(c.App, c.Command, name)
 	}

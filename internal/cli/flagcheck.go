@@ -57,6 +57,34 @@ func durationUsage(c *cli.Context, err error) (string, bool) {
 	return "", false
 }
 
+// numberUsage words a whole-number flag's unparsable value: the flag
+// package says "parse error" and names the flag with one dash.
+func numberUsage(c *cli.Context, err error) (string, bool) {
+	m := badFlagValue().FindStringSubmatch(err.Error())
+	if m == nil || c == nil || c.Command == nil {
+		return "", false
+	}
+	for _, f := range c.Command.Flags {
+		inf, ok := f.(*cli.IntFlag)
+		if !ok || !slices.Contains(inf.Names(), m[2]) {
+			continue
+		}
+		example := "10"
+		switch {
+		case inf.Name == "protocol-fd":
+			example = "3" // the first descriptor a shell leaves free
+		case inf.Value > 0:
+			example = strconv.Itoa(inf.Value)
+		}
+		what := "is not a whole number"
+		if m[3] == "value out of range" {
+			what = "is too large"
+		}
+		return fmt.Sprintf("--%s: %s %s; give one such as %s", inf.Name, ask.Excerpt(flagValue(m[1])), what, example), true
+	}
+	return "", false
+}
+
 // flagValue is a value as the flag package quoted it in its error (with
 // %q), unquoted again so that ask.Excerpt quotes it once.
 func flagValue(quoted string) string {
