@@ -229,16 +229,41 @@ func (x *relayed) start(errOut io.Writer) {
 
 // sayWhereToAnswer tells the person where a set asked through the inbox
 // can be answered: the session's page in the askuser serve that shows
-// the state directory, or that none does now.
+// the state directory, or that none does now. A set outside a session
+// (ask, mcp, hook) has no page: only a chat channel serve holds answers
+// it, so when none is held the person is told that nothing can, rather
+// than left waiting in silence.
 func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	if u := inboxURL(p.store.Dir, p.session); u != "" {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
 		return
 	}
-	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
-		return // serve runs; a set outside a session has no page of its own
+	_, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile))
+	serving := err == nil
+	switch {
+	case p.session != "" && serving:
+		// serve shows the session's page; its URL was not readable here.
+	case p.session != "":
+		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
+	case !serving:
+		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there with a chat channel set up (askuser channels) to answer it\n", p.store.Dir)
+	case !anyChannelHeld(p.store):
+		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, but askuser serve's page lists only sessions and no chat channel is held there now, "+
+			"so nothing can answer it: set up a chat channel (askuser channels) and restart askuser serve, or ask through another frontend\n", p.store.Dir)
 	}
-	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
+}
+
+// anyChannelHeld reports whether a process of st's state directory holds
+// one of the chat channels built in (trying each, and letting it go).
+func anyChannelHeld(st *session.Store) bool {
+	for _, name := range channelNames() {
+		release, err := st.HoldChannel(name)
+		if err != nil {
+			return true // held (ErrChannelHeld), or a lock not to be taken: it may be served
+		}
+		release()
+	}
+	return false
 }
 
 // mailboxed wraps fe so that each set is answered once, wherever the
