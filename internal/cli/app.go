@@ -298,10 +298,7 @@ var examples = map[string][]string{
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	if msg, ok := durationUsage(c, err); ok {
-		return usageErrorf("%s", msg)
-	}
-	if msg, ok := numberUsage(c, err); ok {
+	if msg, ok := badValueUsage(c, err); ok {
 		return usageErrorf("%s", msg)
 	}
 	if name, ok := undefinedFlag(err); ok {
