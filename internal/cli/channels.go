@@ -229,10 +229,7 @@ func (x *relayed) start(errOut io.Writer) {
 
 // sayWhereToAnswer tells the person where a set asked through the inbox
 // can be answered: the session's page in the askuser serve that shows
-// the state directory, or that none does now. A set outside a session
-// (ask, mcp, hook) has no page: only a chat channel serve holds answers
-// it, so when none is held the person is told that nothing can, rather
-// than left waiting in silence.
+// the state directory, or that none does now.
 func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	if u := inboxURL(p.store.Dir, p.session); u != "" {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
@@ -241,20 +238,41 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	_, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile))
 	serving := err == nil
 	switch {
-	case p.session != "" && serving:
+	case p.session == "":
+		saySetlessWhere(p, serving, errOut)
+	case serving:
 		// serve shows the session's page; its URL was not readable here.
-	case p.session != "":
+	case p.store.Backend != nil:
+		// No serve here, but one on any machine of the team store shows
+		// it: this process cannot know of those.
+		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", p.store.Backend.Where(""))
+	default:
 		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
-	case !serving:
-		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there with a chat channel set up (askuser channels) to answer it\n", p.store.Dir)
-	case !anyChannelHeld(p.store):
-		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, but askuser serve's page lists only sessions and no chat channel is held there now, "+
-			"so nothing can answer it: set up a chat channel (askuser channels) and restart askuser serve, or ask through another frontend\n", p.store.Dir)
 	}
 }
 
-// anyChannelHeld reports whether a process of st's state directory holds
-// one of the chat channels built in (trying each, and letting it go).
+// saySetlessWhere speaks for a set outside a session (ask, mcp, hook): it
+// has no page, so only a chat channel held for its store answers it. When
+// none is held the person is told that nothing can, rather than left
+// waiting in silence.
+func saySetlessWhere(p relayPlace, serving bool, errOut io.Writer) {
+	where := "the inbox of " + p.store.Dir
+	if b := p.store.Backend; b != nil {
+		where = "the team store " + b.Where("")
+	}
+	switch {
+	case anyChannelHeld(p.store):
+		// A serve, here or on a machine of the team store, sends it.
+	case serving || p.store.Backend != nil:
+		fmt.Fprintf(errOut, "askuser: the question waits in %s, but askuser serve's page lists only sessions and no chat channel is held there now, "+
+			"so nothing can answer it: set up a chat channel (askuser channels) and restart askuser serve, or ask through another frontend\n", where)
+	default:
+		fmt.Fprintf(errOut, "askuser: the question waits in %s, which no askuser serve shows now: start askuser serve there with a chat channel set up (askuser channels) to answer it\n", where)
+	}
+}
+
+// anyChannelHeld reports whether a process of st's store holds one of
+// the chat channels built in (trying each, and letting it go).
 func anyChannelHeld(st *session.Store) bool {
 	for _, name := range channelNames() {
 		release, err := st.HoldChannel(name)
