@@ -235,16 +235,53 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
 		return
 	}
-	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
-		return // serve runs; a set outside a session has no page of its own
-	}
-	if b := p.store.Backend; b != nil {
+	_, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile))
+	serving := err == nil
+	switch {
+	case p.session == "":
+		saySetlessWhere(p, serving, errOut)
+	case serving:
+		// serve shows the session's page; its URL was not readable here.
+	case p.store.Backend != nil:
 		// No serve here, but one on any machine of the team store shows
 		// it: this process cannot know of those.
-		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", b.Where(""))
-		return
+		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", p.store.Backend.Where(""))
+	default:
+		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 	}
-	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
+}
+
+// saySetlessWhere speaks for a set outside a session (ask, mcp, hook): it
+// has no page, so only a chat channel held for its store answers it. When
+// none is held the person is told that nothing can, rather than left
+// waiting in silence.
+func saySetlessWhere(p relayPlace, serving bool, errOut io.Writer) {
+	where := "the inbox of " + p.store.Dir
+	if b := p.store.Backend; b != nil {
+		where = "the team store " + b.Where("")
+	}
+	switch {
+	case anyChannelHeld(p.store):
+		// A serve, here or on a machine of the team store, sends it.
+	case serving || p.store.Backend != nil:
+		fmt.Fprintf(errOut, "askuser: the question waits in %s, but askuser serve's page lists only sessions and no chat channel is held there now, "+
+			"so nothing can answer it: set up a chat channel (askuser channels) and restart askuser serve, or ask through another frontend\n", where)
+	default:
+		fmt.Fprintf(errOut, "askuser: the question waits in %s, which no askuser serve shows now: start askuser serve there with a chat channel set up (askuser channels) to answer it\n", where)
+	}
+}
+
+// anyChannelHeld reports whether a process of st's store holds one of
+// the chat channels built in (trying each, and letting it go).
+func anyChannelHeld(st *session.Store) bool {
+	for _, name := range channelNames() {
+		release, err := st.HoldChannel(name)
+		if err != nil {
+			return true // held (ErrChannelHeld), or a lock not to be taken: it may be served
+		}
+		release()
+	}
+	return false
 }
 
 // mailboxed wraps fe so that each set is answered once, wherever the
