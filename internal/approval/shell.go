@@ -32,6 +32,11 @@ type shellLine struct {
 	// uncovered says why no allow rule can cover the line; "" when the
 	// rules decide.
 	uncovered string
+	// partial says why the reading stopped short of the whole line (too
+	// deep, too many commands, or a line that does not parse, whose lines
+	// before the error bash still runs): a deny or ask rule may then miss
+	// a command the line runs. "" when the line was read in full.
+	partial string
 }
 
 // shellCmd is one simple command.
@@ -78,16 +83,25 @@ func (a *shellReader) uncover(why string) {
 	}
 }
 
+// stop records that the reading stops short of the whole line: no allow
+// rule covers it, and deny and ask rules may not see all it runs.
+func (a *shellReader) stop(why string) {
+	a.uncover(why)
+	if a.line.partial == "" {
+		a.line.partial = why
+	}
+}
+
 // code reads a piece of shell code: the line itself, or code written out
 // in eval, bash -c or a here-document fed to a shell.
 func (a *shellReader) code(src string) {
 	if a.depth >= maxShellDepth {
-		a.uncover("it nests code too deeply to read")
+		a.stop("it nests code too deeply to read")
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		a.uncover("it does not parse as a shell command line (" + clip(err.Error()) + ")")
+		a.stop("it does not parse as a shell command line (" + clip(err.Error()) + ")")
 		a.unparsed(src)
 		return
 	}
@@ -109,7 +123,7 @@ func (a *shellReader) unparsed(src string) {
 
 func (a *shellReader) add(c shellCmd) {
 	if len(a.line.cmds) >= maxShellCmds {
-		a.uncover("it holds too many commands to read")
+		a.stop("it holds too many commands to read")
 		return
 	}
 	c.denyOnly = c.denyOnly || a.denyOnly
@@ -274,7 +288,7 @@ func riskyParam(p *syntax.ParamExp) string {
 // nested reads the statements of a substitution, one level deeper.
 func (a *shellReader) nested(list []*syntax.Stmt) {
 	if a.depth >= maxShellDepth {
-		a.uncover("it nests commands too deeply to read")
+		a.stop("it nests commands too deeply to read")
 		return
 	}
 	a.depth++
@@ -307,7 +321,7 @@ func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 // rule sees it, and what the wrappers in front of it run.
 func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
 	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds {
-		a.uncover("it nests or holds too many commands to read")
+		a.stop("it nests or holds too many commands to read")
 		return
 	}
 	name := ws[0]

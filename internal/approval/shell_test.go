@@ -82,6 +82,44 @@ func TestShellDenyThroughNesting(t *testing.T) {
 	}
 }
 
+// A deny rule must hold where the rules stop reading: a line nested too
+// deep, holding too many commands, or that does not parse (bash runs the
+// lines before the one it cannot parse) may run a denied command no
+// reading saw, so under bypassPermissions or a session's grant it is
+// asked, never allowed. A line read in full is still allowed.
+func TestDenyHoldsWhereReadingStops(t *testing.T) {
+	lines := map[string]string{
+		"bash -c 20 deep":     nestBashC(20, "rm -rf x"),
+		"$( 40 deep":          strings.Repeat("$(", 40) + "rm -rf x" + strings.Repeat(")", 40),
+		"600 commands first":  strings.Repeat("true; ", 600) + "rm -rf x",
+		"unparsable after it": "r\\m -rf x\nfi",
+		"unparsable, wrapped": "sudo r\\m -rf x\n'",
+		"watch, many options": "watch " + strings.Repeat("-d ", 20) + "rm -rf x",
+	}
+	rules := mustRules(t, "Bash(rm:*)")
+	grant := Grants{"Bash": {Allow: true, Scope: ScopeSession, By: ByPerson, Why: "the user"}}
+	for name, line := range lines {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		for how, p := range map[string]struct {
+			policy Policy
+			grants Grants
+		}{
+			"bypass":   {Policy{Deny: rules, Mode: ModeBypass}, nil},
+			"grant":    {Policy{Deny: rules}, grant},
+			"ask rule": {Policy{Ask: rules, Mode: ModeBypass}, nil},
+		} {
+			if d, decided := p.policy.Decide(req, p.grants); decided && d.Allow {
+				t.Errorf("%s under %s: allowed (%s); want it asked or denied", name, how, d.Why)
+			}
+		}
+	}
+	// Without a deny or ask rule for the tool there is nothing to miss.
+	req := call("Bash", mustJSONString(t, map[string]string{"command": lines["600 commands first"]}))
+	if d, decided := (Policy{Deny: mustRules(t, "Read(.env)"), Mode: ModeBypass}).Decide(req, nil); !decided || !d.Allow {
+		t.Errorf("bypass with no Bash rule: decided %v %+v; want allowed", decided, d)
+	}
+}
+
 func FuzzReadShell(f *testing.F) {
 	for _, c := range ruleTable {
 		f.Add(c.call)

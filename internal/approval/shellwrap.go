@@ -194,6 +194,9 @@ func (a *shellReader) everyReading(ws []word) {
 	was := a.denyOnly
 	a.denyOnly = true
 	defer func() { a.denyOnly = was }()
+	if len(ws) > maxReadings+1 {
+		a.stop("it runs a command through " + clip(ws[0].text) + " with more words than askuser reads")
+	}
 	for j := 1; j < len(ws) && j <= maxReadings; j++ {
 		if ws[j].literal && !strings.HasPrefix(ws[j].value, "-") {
 			a.simple(ws[j:], nil)

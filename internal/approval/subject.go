@@ -87,6 +87,23 @@ func (s subject) touched(rules []Rule) (Rule, bool) {
 	return Rule{}, false
 }
 
+// unread reports whether a deny or ask rule with a specifier names the
+// call's tool while its command line was not read in full (shellLine's
+// partial): what was not read could be what the rule denies.
+func (s subject) unread(lists ...[]Rule) bool {
+	if s.field != "command" || s.shell.partial == "" {
+		return false
+	}
+	for _, rules := range lists {
+		for _, r := range rules {
+			if r.Spec != "" && r.names(s.tool) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r Rule) touches(s subject) bool {
 	switch s.field {
 	case "":
