@@ -62,9 +62,17 @@ const (
 	maxShellCmds  = 512 // readings of simple commands per line
 )
 
+// shellBudget is how many bytes of code and command texts reading a line
+// of n bytes may handle, the line's own parse included: a few times the
+// line, so the wrappers in front of a command and the code strings in it
+// are read, but a line that makes the reader go over the same long words
+// again and again (ssh ssh ssh … 'long code') stops, as the depth and
+// command bounds alone did not: 20 KB cost 9 GB of reading.
+func shellBudget(n int) int { return 4*n + 64<<10 }
+
 // readShell reads a command line.
 func readShell(line string) shellLine {
-	a := &shellReader{}
+	a := &shellReader{budget: shellBudget(len(line))}
 	a.code(line)
 	return a.line
 }
@@ -74,6 +82,18 @@ type shellReader struct {
 	depth int
 	// denyOnly is set while reading words an allow rule need not cover.
 	denyOnly bool
+	// budget is what is left of shellBudget.
+	budget int
+}
+
+// spend takes n bytes from the budget; once it is spent the reading stops
+// short of the line, and spend reports false.
+func (a *shellReader) spend(n int) bool {
+	if a.budget -= n; a.budget < 0 {
+		a.stop("it is too long, or repeats itself too often, to read in full")
+		return false
+	}
+	return true
 }
 
 // uncover records why no allow rule covers the line (the first reason).
@@ -97,6 +117,9 @@ func (a *shellReader) stop(why string) {
 func (a *shellReader) code(src string) {
 	if a.depth >= maxShellDepth {
 		a.stop("it nests code too deeply to read")
+		return
+	}
+	if !a.spend(len(src)) {
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
@@ -124,6 +147,13 @@ func (a *shellReader) unparsed(src string) {
 func (a *shellReader) add(c shellCmd) {
 	if len(a.line.cmds) >= maxShellCmds {
 		a.stop("it holds too many commands to read")
+		return
+	}
+	n := len(c.text)
+	for _, t := range c.seen {
+		n += len(t)
+	}
+	if !a.spend(n) {
 		return
 	}
 	c.denyOnly = c.denyOnly || a.denyOnly
@@ -320,7 +350,7 @@ func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 // simple reads the words of one simple command: the command as an allow
 // rule sees it, and what the wrappers in front of it run.
 func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
-	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds {
+	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds || a.budget < 0 {
 		a.stop("it nests or holds too many commands to read")
 		return
 	}
