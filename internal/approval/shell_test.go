@@ -199,3 +199,27 @@ func mustRulesF(f *testing.F, list string) []Rule {
 	}
 	return r
 }
+
+// Decisions run concurrently (askuser mcp answers approve calls side by
+// side): reading their command lines shares nothing. Run under -race
+// (.ci/run does), this failed while words were expanded with the shell
+// library's shared default configuration, which each expansion writes.
+func TestDecideConcurrently(t *testing.T) {
+	p := Policy{Allow: mustRules(t, "Bash(git status:*)"), Deny: mustRules(t, "Bash(rm:*)")}
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			allowed := true
+			for range 20 {
+				d, ok := p.Decide(call("Bash", `{"command":"git status --short 'a b' && git status"}`), nil)
+				allowed = allowed && ok && d.Allow
+			}
+			done <- allowed
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("a concurrent decision was not the same as a lone one")
+		}
+	}
+}

@@ -47,7 +47,9 @@ func readWord(w *syntax.Word) word {
 	}
 	// Fields, not Literal: only Fields removes unquoted backslashes (g\it).
 	// With no ReadDir it globs nothing, and braces were ruled out above.
-	fields, err := expand.Fields(nil, w)
+	// A Config of its own: given nil, Fields writes to the library's one
+	// shared default, a data race between concurrent decisions.
+	fields, err := expand.Fields(&expand.Config{}, w)
 	if err != nil || len(fields) != 1 {
 		return word{text: source(w)}
 	}
