@@ -222,6 +222,9 @@ func (a *shellReader) command(c syntax.Command) {
 			a.stmt(c.Stmt)
 		}
 	case *syntax.TestClause:
+		if why := arithmTest(c.X); why != "" {
+			a.uncover(why)
+		}
 		a.words(c.X)
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		a.uncover("it evaluates arithmetic, which can run commands through array subscripts")
@@ -266,53 +269,6 @@ func harmlessFile(p string) bool {
 		return true
 	}
 	return false
-}
-
-// words looks inside a node's words for the expansions that run code.
-func (a *shellReader) words(n syntax.Node) {
-	if n == nil {
-		return
-	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			a.uncover("it runs a command substitution ($(…) or `…`)")
-			a.nested(n.Stmts)
-			return false
-		case *syntax.ProcSubst:
-			a.uncover("it runs a process substitution (<(…) or >(…))")
-			a.nested(n.Stmts)
-			return false
-		case *syntax.ArithmExp:
-			a.uncover("it evaluates arithmetic ($((…))), which can run commands through array subscripts")
-		case *syntax.ExtGlob:
-			// zsh, the shell many hosts run commands in, reads *(e:…:) as
-			// a glob qualifier that runs code.
-			a.uncover("it holds a pattern list (*(…), ?(…), @(…)), which zsh reads as a glob qualifier that can run code")
-		case *syntax.ParamExp:
-			if why := riskyParam(n); why != "" {
-				a.uncover(why)
-			}
-		}
-		return true
-	})
-}
-
-// riskyParam says why a parameter expansion can run or change code:
-// subscripts and slices are arithmetic, ${!x} reads a name from a value,
-// ${x=…} assigns, ${x@P} expands a prompt (which runs substitutions).
-func riskyParam(p *syntax.ParamExp) string {
-	switch {
-	case p.Index != nil || p.Slice != nil:
-		return "it evaluates arithmetic (an array subscript or a slice), which can run commands"
-	case p.Excl || p.Names != 0:
-		return "it expands a variable named by another (${!x}), which can run commands"
-	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
-		return "it sets a variable (${x=…}), which can change what a later command runs"
-	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
-		return "it transforms a variable (${x@…}), which can run commands"
-	}
-	return ""
 }
 
 // nested reads the statements of a substitution, one level deeper.

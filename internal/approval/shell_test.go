@@ -223,3 +223,28 @@ func TestDecideConcurrently(t *testing.T) {
 		}
 	}
 }
+
+// Code hidden where a glance sees only tests and arguments runs all the
+// same (each line seen to run echo in place of rm, in the shell named):
+// an allow rule for the commands around it never covers it.
+func TestHiddenCodeIsAsked(t *testing.T) {
+	for _, c := range []struct{ rules, line, how string }{
+		{"Bash(git status:*)", "[[ 'a[$(rm -rf x)]' -eq 0 ]] && git status", "bash 5.2's [[ ]] evaluates -eq's operands as arithmetic, subscripts and all"},
+		{"Bash(git status:*)", "[[ 'a[$(rm -rf x)]' -gt 0 ]] || git status", "and -ne, -lt, -le, -gt and -ge's"},
+		{"Bash(git status:*)", "[[ -v 'a[$(rm -rf x)]' ]] && git status", "and -v's subscript"},
+		{"Bash(git status:*) Bash(echo:*)", "echo 'a[$(rm -rf x)]'; [[ _ -eq 0 ]] || git status", "a name's value is evaluated too ($_ is the last word)"},
+	} {
+		p := Policy{Allow: mustRules(t, c.rules)}
+		req := call("Bash", mustJSONString(t, map[string]string{"command": c.line}))
+		if d, decided := p.Decide(req, nil); decided {
+			t.Errorf("%s: %q decided %+v; want it asked (%s)", c.rules, c.line, d, c.how)
+		}
+	}
+	// What stays allowed: tests that evaluate nothing.
+	for _, line := range []string{"[[ -v HOME ]] && git status", "[[ 1 -eq 1 ]] && git status", "[[ -n $x && $x == y ]] && git status"} {
+		p := Policy{Allow: mustRules(t, "Bash(git status:*)")}
+		if d, decided := p.Decide(call("Bash", mustJSONString(t, map[string]string{"command": line})), nil); !decided || !d.Allow {
+			t.Errorf("%q: decided %v %+v; want it allowed", line, decided, d)
+		}
+	}
+}

@@ -180,7 +180,12 @@ func (w *wrapper) shortOptions(cluster string) (skip int, known bool) {
 
 func isAssignment(v string) bool {
 	name, _, ok := strings.Cut(v, "=")
-	return ok && name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+	return ok && isName(name)
+}
+
+// isName reports whether s is a shell variable's name.
+func isName(s string) bool {
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
 }
 
 // Deny and ask rules look at every reading of words askuser cannot place
