@@ -233,6 +233,9 @@ func TestHiddenCodeIsAsked(t *testing.T) {
 		{"Bash(git status:*)", "[[ 'a[$(rm -rf x)]' -gt 0 ]] || git status", "and -ne, -lt, -le, -gt and -ge's"},
 		{"Bash(git status:*)", "[[ -v 'a[$(rm -rf x)]' ]] && git status", "and -v's subscript"},
 		{"Bash(git status:*) Bash(echo:*)", "echo 'a[$(rm -rf x)]'; [[ _ -eq 0 ]] || git status", "a name's value is evaluated too ($_ is the last word)"},
+		{"Bash(git status:*)", "git status '*(e:rm -rf x:)'; git status $~_", "zsh 5.9's $~ reads a value ($_, the last word) as a pattern, whose (e:…:) runs code"},
+		{"Bash(git status:*)", "git status \"$~x\"", "bash reads $~ as text, so quoted or not, it is refused"},
+		{"Bash(echo:*) Bash(find:*)", "echo '-exec rm -rf x ;'; find . $=_", "zsh's $= splits a value into words: here find's -exec"},
 	} {
 		p := Policy{Allow: mustRules(t, c.rules)}
 		req := call("Bash", mustJSONString(t, map[string]string{"command": c.line}))
@@ -241,7 +244,7 @@ func TestHiddenCodeIsAsked(t *testing.T) {
 		}
 	}
 	// What stays allowed: tests that evaluate nothing.
-	for _, line := range []string{"[[ -v HOME ]] && git status", "[[ 1 -eq 1 ]] && git status", "[[ -n $x && $x == y ]] && git status"} {
+	for _, line := range []string{"[[ -v HOME ]] && git status", "[[ 1 -eq 1 ]] && git status", "[[ -n $x && $x == y ]] && git status", `git status -- x$ "y$" $'z'`} {
 		p := Policy{Allow: mustRules(t, "Bash(git status:*)")}
 		if d, decided := p.Decide(call("Bash", mustJSONString(t, map[string]string{"command": line})), nil); !decided || !d.Allow {
 			t.Errorf("%q: decided %v %+v; want it allowed", line, decided, d)

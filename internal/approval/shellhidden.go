@@ -36,9 +36,46 @@ func (a *shellReader) words(n syntax.Node) {
 			if why := riskyParam(n); why != "" {
 				a.uncover(why)
 			}
+		case *syntax.Word:
+			if zshExpansion(n.Parts) {
+				a.uncover("it holds $~, $=, $^ or $+, which zsh expands (a value read as a pattern can run code)")
+			}
 		}
 		return true
 	})
+}
+
+// zshExpansion reports whether parts hold a $ followed by ~, =, ^ or +:
+// text to bash (and so to the parser), but in zsh, the shell many hosts
+// run commands in, an expansion: $~x reads x's value as a pattern, whose
+// glob qualifier *(e:…:) runs code, and $=x splits it into words. Such a
+// value can come from the line itself ($_ is the previous command's last
+// word).
+func zshExpansion(parts []syntax.WordPart) bool {
+	dollar := false // the last literal text ended in $
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if dollar && v != "" && strings.ContainsRune("~=^+", rune(v[0])) {
+				return true
+			}
+			for i := 0; i+1 < len(v); i++ {
+				if v[i] == '$' && strings.IndexByte("~=^+", v[i+1]) >= 0 {
+					return true
+				}
+			}
+			dollar = strings.HasSuffix(v, "$")
+		case *syntax.DblQuoted:
+			if zshExpansion(p.Parts) {
+				return true
+			}
+			dollar = false
+		default:
+			dollar = false
+		}
+	}
+	return false
 }
 
 // riskyParam says why a parameter expansion can run or change code:
