@@ -236,6 +236,8 @@ func TestHiddenCodeIsAsked(t *testing.T) {
 		{"Bash(git status:*)", "git status '*(e:rm -rf x:)'; git status $~_", "zsh 5.9's $~ reads a value ($_, the last word) as a pattern, whose (e:…:) runs code"},
 		{"Bash(git status:*)", "git status \"$~x\"", "bash reads $~ as text, so quoted or not, it is refused"},
 		{"Bash(echo:*) Bash(find:*)", "echo '-exec rm -rf x ;'; find . $=_", "zsh's $= splits a value into words: here find's -exec"},
+		{"Bash(find:*)", "find . -exec${IFS}rm${IFS}-rf${IFS}x${IFS}\\;", "bash 5.2 splits ${IFS} into words: find's -exec, not an argument"},
+		{"Bash(echo:*) Bash(find:*)", `echo -exec; find . "$_" rm -rf x \;`, "a quoted expansion can be -exec too"},
 	} {
 		p := Policy{Allow: mustRules(t, c.rules)}
 		req := call("Bash", mustJSONString(t, map[string]string{"command": c.line}))

@@ -264,8 +264,16 @@ func (a *shellReader) writtenCode(args []word, redirs []*syntax.Redirect) {
 }
 
 // findExec reads find: the commands after -exec, -execdir, -ok and
-// -okdir (up to ; or +) run too, and must be allowed as well.
+// -okdir (up to ; or +) run too, and must be allowed as well. A word not
+// written out may be -exec itself ("$_", or ${IFS} splitting one word
+// into several), so then no allow rule covers the line.
 func findExec(a *shellReader, ws []word, _ []*syntax.Redirect) {
+	for _, w := range ws[1:] {
+		if !w.literal {
+			a.uncover("find's arguments are not all written out (" + clip(w.text) + "), so askuser cannot tell what its -exec runs")
+			break
+		}
+	}
 	for i := 1; i < len(ws); i++ {
 		switch ws[i].value {
 		case "-exec", "-execdir", "-ok", "-okdir":
