@@ -84,7 +84,7 @@ func Run(ctx context.Context, input []byte, cfg Config) Reply {
 	case "":
 		return blocking("askuser hook: the hook input has no hook_event_name; nothing was asked, so the call is blocked")
 	default:
-		return blocking("askuser hook answers PreToolUse, PermissionRequest and Elicitation events, not %q; remove it from that event's hooks in settings.json", ask.Display(ev.Name))
+		return blocking("askuser hook answers PreToolUse, PermissionRequest and Elicitation events, not %s; remove it from that event's hooks in settings.json", ask.Excerpt(ev.Name))
 	}
 	grace := cfg.Grace
 	if grace <= 0 {

@@ -274,3 +274,18 @@ func TestPathRulesReadAgainstCwd(t *testing.T) {
 		}
 	}
 }
+
+// A value the hook refuses is quoted in at most ask.ExcerptChars
+// characters, with its length, however long the host sent it.
+func TestRefusedValuesAreQuotedShort(t *testing.T) {
+	long := strings.Repeat("P", 100_000)
+	for name, ev := range map[string][]byte{
+		"event":            []byte(`{"hook_event_name":"` + long + `"}`),
+		"elicitation mode": []byte(`{"hook_event_name":"Elicitation","mcp_server_name":"s","mode":"` + long + `","message":"open"}`),
+	} {
+		r := Run(t.Context(), ev, cfgFor(asktest.New(t)))
+		if len(r.Stderr) > 300 || !strings.Contains(r.Stderr, "(100000 characters)") {
+			t.Errorf("%s: stderr of %d bytes: %.300q; want the value quoted short, with its length", name, len(r.Stderr), r.Stderr)
+		}
+	}
+}
