@@ -223,6 +223,23 @@ func TestPermissionRequestShape(t *testing.T) {
 	}
 }
 
+// A PermissionRequest decision has no additionalContext, so an answer no
+// person gave is named in updatedInput's annotations, the one channel to
+// the model (as askuser mcp's approve does); without it Claude Code tells
+// the model "Your questions have been answered" as if the user had.
+func TestPermissionRequestNamesAMachineAnswer(t *testing.T) {
+	fe := asktest.New(t)
+	fe.Expect("Database").Choose("SQLite").Choose("Auth").From(ask.SourceFile)
+	ev := strings.Replace(string(preToolUse("AskUserQuestion", askInput)), `"PreToolUse"`, `"PermissionRequest"`, 1)
+	o := out(t, Run(t.Context(), []byte(ev), cfgFor(fe)))
+	d, _ := o["decision"].(map[string]any)
+	upd, _ := d["updatedInput"].(map[string]any)
+	notes := fmt.Sprint(upd["annotations"])
+	if d["behavior"] != "allow" || !strings.Contains(notes, dbQuestion) || !strings.Contains(notes, "Answered by an answers file") {
+		t.Errorf("decision %v; want allow with annotations naming the answers file for each question", o)
+	}
+}
+
 func decode(t *testing.T, s string) any {
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
