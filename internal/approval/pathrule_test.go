@@ -89,3 +89,18 @@ func TestPathReadingIsBounded(t *testing.T) {
 		t.Errorf("4 times the folders cost %.0f times the work (%d bytes allocated, %d for a quarter); want about 4", ratio, large, small)
 	}
 }
+
+// A deny rule holds where a path cannot be read: with no home folder
+// known, ~/.ssh/id_rsa matches no rule here, but the host, which finds the
+// home folder in the password database, still reads it. Under
+// bypassPermissions such a call is asked, never allowed.
+func TestDenyHoldsWhereAPathCannotBeRead(t *testing.T) {
+	t.Setenv("HOME", "")
+	deny := Policy{Deny: mustRules(t, "Read(~/.ssh/**)"), Mode: ModeBypass}
+	for _, p := range []string{"~/.ssh/id_rsa", "~/.ssh/\x00"} {
+		req := Request{Tool: "Read", Input: []byte(mustJSONString(t, map[string]string{"file_path": p})), Dir: "/home/me/proj"}
+		if d, decided := deny.Decide(req, nil); decided && d.Allow {
+			t.Errorf("%q: allowed (%s); want it asked", p, d.Why)
+		}
+	}
+}
