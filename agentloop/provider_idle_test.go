@@ -267,27 +267,30 @@ func TestIdleTransport(t *testing.T) {
 // stopped, its contexts released and the connections closed. Not
 // parallel, so the count is this test's own.
 //
-// The server is silent in the first three calls, so their short timeout
-// cannot run out early; the last call streams, so its timeout is long
-// against a scheduling delay. The wait for the goroutines to end only
-// bounds a leak: on a loaded machine they may take a while.
+// Each call has a server of its own: a call cut off before the server
+// read its request takes no turn, so calls sharing one script could get
+// each other's turns. The servers of the stalled calls are silent, so
+// their short timeout cannot run out early; the last call streams, so its
+// timeout is long against a scheduling delay. The wait for the goroutines
+// to end only bounds a leak: on a loaded machine they may take a while.
 func TestStallsLeaveNoGoroutines(t *testing.T) {
 	base := runtime.NumGoroutine()
+	call := func(k providerKind, turn fakeprovider.Turn, idle time.Duration) error {
+		srv := k.serve(turn)
+		defer srv.Close()
+		_, err := k.make(srv, ProviderConfig{StreamIdleTimeout: idle, MaxRetries: -1}).Complete(providerCtx(t), firstRequest(), func(string) {})
+		return err
+	}
 	for _, k := range providerKinds {
 		for range 5 {
-			srv := k.serve(fakeprovider.Turn{Text: "Thinking", Hang: true}, fakeprovider.Turn{HangHeaders: true}, fakeprovider.Turn{Hang: true},
-				fakeprovider.Turn{Text: "fine"})
-			stalling := k.make(srv, ProviderConfig{StreamIdleTimeout: 50 * time.Millisecond, MaxRetries: -1})
-			for i := range 3 {
-				if _, err := stalling.Complete(providerCtx(t), firstRequest(), func(string) {}); err == nil {
-					t.Fatalf("call %d to a silent server: no error", i)
+			for _, turn := range []fakeprovider.Turn{{Text: "Thinking", Hang: true}, {HangHeaders: true}, {Hang: true}} {
+				if err := call(k, turn, 50*time.Millisecond); err == nil {
+					t.Fatalf("%s %+v: no error from a silent server", k.name, turn)
 				}
 			}
-			steady := k.make(srv, ProviderConfig{StreamIdleTimeout: testIdle, MaxRetries: -1})
-			if _, err := steady.Complete(providerCtx(t), firstRequest(), func(string) {}); err != nil {
-				t.Fatalf("call 3: %v", err)
+			if err := call(k, fakeprovider.Turn{Text: "fine"}, testIdle); err != nil {
+				t.Fatalf("%s: %v", k.name, err)
 			}
-			srv.Close()
 		}
 	}
 	deadline := time.Now().Add(30 * time.Second)
