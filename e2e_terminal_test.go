@@ -13,7 +13,7 @@ import (
 
 // repoRoot is the directory the tests run in: the repository root, where
 // the README's commands are run from.
-func repoRoot(t *testing.T) string {
+func repoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -71,7 +71,7 @@ func TestWebInboxApproval(t *testing.T) {
 		t.Fatalf("approving: %v\nstderr: %s", err, p.stderr)
 	}
 	checkProgress(t, ctx, "finished", "The session went on with your answers and finished: its result is below.",
-		"The session took the answer: Approve: Allow", "Tool call: mcp__files__write_file", "The session finished.")
+		"The session took the answer: approved mcp__files__write_file", "Tool call: mcp__files__write_file", "The session finished.")
 	m := demoFolder.FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("the demo did not say where its folder is:\n%s", out)
@@ -81,10 +81,10 @@ func TestWebInboxApproval(t *testing.T) {
 	}
 	clock := `askuser: \d\d:\d\d:\d\d session [0-9a-f]{8} "Add authentication to my app": `
 	logged := regexp.MustCompile(`(?s)` + clock + `a person on the page answered Auth Method: JWT; Providers: Google, GitHub\n` +
-		clock + `askuser resume started, with 1 answer line\n` +
+		clock + `askuser resume started, for an answer given on the page by a person\n` +
 		clock + `askuser resume ended: exit 6, waiting: the session stopped to wait for an answer\n` +
 		clock + `a person on the page answered the approval of mcp__files__write_file: Allow\n` +
-		clock + `askuser resume started, with 1 answer line\n` +
+		clock + `askuser resume started, for an answer given on the page by a person\n` +
 		clock + `askuser resume ended: exit 0, ok: answered; the run finished\n`)
 	token := regexp.MustCompile(`token=([0-9a-f]{32})`).FindStringSubmatch(inboxURL)[1]
 	if errOut := p.stderr.String(); !logged.MatchString(errOut) || strings.Count(errOut, token) != 1 {

@@ -146,6 +146,7 @@ func (l *Loop) ask(ctx context.Context, st *State, callID string, req ask.Reques
 		}
 	}
 	l.emit(Event{Type: EventQuestion, Request: &rest, Late: late})
+	ctx = ask.WithAskedAt(ctx, askedAt)
 	answers, err := ask.AskWithin(ctx, l.Frontend, rest, l.AskTimeout, l.OnTimeout, l.TimeoutFallback)
 	if err != nil {
 		if pe, ok := ask.AsPartial(err); ok && len(pe.Answers) == len(rest.Questions) {

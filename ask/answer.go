@@ -165,3 +165,13 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// viaOn joins a person and the place they answered in (ViaOn).
+const viaOn = " on "
+
+// ViaOn is the Via of an answer a person gave somewhere other than
+// askuser's own prompt, naming them and the place: "@alice on Slack".
+// FormatResult shows such a Via on a line of its own; a Via that names a
+// medium rather than a person ("stdin", "web page") stays out of the
+// result.
+func ViaOn(person, place string) string { return person + viaOn + place }

@@ -41,7 +41,9 @@ const (
 // with neither is "Skipped: no option chosen and no text given". An answer
 // that did not come from a person gets an "Answered by:" line naming its
 // source, and the opening and closing lines say so; an answer given after
-// the run stopped waiting gets an "Answered later:" line. A question the
+// the run stopped waiting gets an "Answered later:" line. A person's answer
+// given in a chat channel names them on a "Via:" line ("Via: @alice on
+// Slack"), under the standard opening and closing. A question the
 // person declined to answer (askuser cancel) gets a "Declined:" line with
 // their reason, and nothing else.
 func FormatResult(answers []Answer) string {
@@ -76,6 +78,9 @@ func FormatResult(answers []Answer) string {
 		}
 		if len(a.Selected) == 0 && a.Custom == "" {
 			b.WriteString("   Skipped: no option chosen and no text given\n")
+		}
+		if v, ok := a.PersonVia(); ok {
+			fmt.Fprintf(&b, "   Via: %s\n", v)
 		}
 		if a.Source != SourcePerson {
 			fmt.Fprintf(&b, "   Answered by: %s\n", a.answeredBy())
@@ -114,6 +119,15 @@ func (d *Declined) note() string {
 		return declinedWithReason + r
 	}
 	return declinedNoReason
+}
+
+// PersonVia is the Via line of a person's answer that names them and
+// where they answered (ViaOn), made safe to show.
+func (a Answer) PersonVia() (string, bool) {
+	if a.Source != SourcePerson || !strings.Contains(a.Via, viaOn) {
+		return "", false
+	}
+	return Display(a.Via), true
 }
 
 func (a Answer) answeredBy() string {

@@ -74,6 +74,12 @@ func goldenCases(t *testing.T) map[string][]Answer {
 	late.AnsweredAt, late.Late = answeredAt, &Late{AskedAt: askedAt}
 	mixPolicy := choose(t, auth[1], []string{"Google", "GitHub"}, "", SourcePolicy)
 	mixPolicy.Reason = "the answers file has no entry for it"
+	slack := choose(t, db, []string{"SQLite"}, "", SourcePerson)
+	slack.Via = ViaOn("@alice", "Slack")
+	lateChat := choose(t, features, []string{"TypeScript"}, "and a \x1b[31mdemo", SourcePerson)
+	lateChat.Via, lateChat.AnsweredAt, lateChat.Late = ViaOn("@bob\u202e", "Telegram"), answeredAt, &Late{AskedAt: askedAt}
+	webPage := choose(t, pm, []string{"pnpm"}, "", SourcePerson)
+	webPage.Via = "web page"
 
 	return map[string][]Answer{
 		"seed-two-questions":  seedAnswers(t),
@@ -91,6 +97,8 @@ func goldenCases(t *testing.T) map[string][]Answer {
 		"declined":            {Decline(db, "", answeredAt), Decline(features, "not needed \x1b[31many more\x1b[0m,\n  I chose myself", answeredAt)},
 		"declined-some":       {choose(t, auth[0], []string{"JWT"}, "", SourcePerson), Decline(auth[1], "later", answeredAt)},
 		"declined-mixed":      {fromFile, Decline(pm, "", answeredAt)},
+		"channel":             {slack, lateChat},
+		"person-medium":       {webPage},
 	}
 }
 
@@ -201,6 +209,12 @@ func TestFormatResultCases(t *testing.T) {
 	lacks("declined", headAllPerson, tailAllPerson, "Skipped", "Selected", "Answered by", "\x1b")
 	has("declined-some", headPersonDeclined, "   Selected: JWT\n", "   Declined: the user chose not to answer; their reason: later\n", tailPersonDeclined+" "+tailSomeDeclined)
 	lacks("declined-some", headAllPerson, tailAllPerson, "Answered by")
+	has("channel", headAllPerson, "   Selected: SQLite\n   Via: @alice on Slack\n\n2.",
+		"   Selected: TypeScript\n   Other: and a demo\n   Via: @bob on Telegram\n   Answered later: by a person, 2h13m", tailAllPerson)
+	lacks("channel", "Answered by", "\x1b", "\u202e")
+	// A medium (the page, JSON lines) is not a person: it stays out of the
+	// result, as before.
+	lacks("person-medium", "Via", "web page")
 	has("declined-mixed", headSomeDeclined, "   Answered by: an answers file (answers.yaml)", tailMachine+" "+tailSomeDeclined)
 }
 

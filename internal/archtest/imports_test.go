@@ -106,14 +106,24 @@ func TestImportRules(t *testing.T) {
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
 	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	// No Go SDK exists for WhatsApp's Cloud API: its client is the
+	// channel's own, and the command line alone links the channel in.
+	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
 	// The web side is wired in by the command line alone.
 	only(t, files, module+"/internal/inbox", "internal/cli/")
+	// Each chat platform's SDK is its channel's business.
+	only(t, files, "github.com/go-telegram/bot", "internal/channel/telegram/")
 	// chromedp drives the browser tests only: no file of the binary imports
 	// it, so it is never linked into askuser.
 	only(t, files, "github.com/chromedp")
 	// Provider SDKs are the providers' business.
 	only(t, files, "github.com/anthropics/anthropic-sdk-go", "agentloop/anthropic.go", "agentloop/anthropic_stream.go", "agentloop/provider/")
 	only(t, files, "github.com/openai/openai-go", "agentloop/openai.go", "agentloop/openai_stream.go", "agentloop/provider/")
+	// Each chat platform's SDK has one room: Slack's is the Slack
+	// channel's (its fake speaks the wire format without it), and the
+	// websocket library it brings serves that channel and the fake only.
+	only(t, files, "github.com/slack-go/slack", "internal/channel/slack/")
+	only(t, files, "github.com/gorilla/websocket", "internal/channel/slack/", "internal/channel/slack/slackfake/")
 	// The shell parser reads approval rules' command lines, in the rules'
 	// own room.
 	only(t, files, "mvdan.cc/sh", "internal/approval/")
@@ -133,6 +143,22 @@ func TestImportRules(t *testing.T) {
 			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
 		case rel == "frontend":
 			notOn(t, p, "agentloop", "internal/cli", "internal/session")
+		case rel == "internal/channel" || strings.HasPrefix(rel, "internal/channel/"):
+			// A channel knows nothing of sessions: it turns a set into a
+			// message and a tap into answers. The standard library, ask
+			// and channel only (a platform's package adds its own SDK).
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module) && d != module+"/ask" && d != module+"/internal/channel" {
+					t.Errorf("%s imports %s; a channel imports ask and internal/channel only", rel, d)
+				}
+			}
+			notOn(t, p, "internal/session", "internal/relay")
+		case rel == "internal/relay":
+			// The relay uses the stores through its own interfaces and is
+			// wired in by the command line.
+			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook")
+		case rel == "internal/session":
+			notOn(t, p, "internal/relay")
 		case rel == "internal/approval" || rel == "internal/elicit":
 			// Leaves: the standard library and ask; approval also reads
 			// shell command lines with mvdan.cc/sh.

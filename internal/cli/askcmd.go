@@ -37,6 +37,7 @@ result) when --frontend stdio names it, and to descriptor N with --protocol-fd N
 			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
 			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
 			protocolFDFlag(false),
+			stateDirFlag(),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },
 	}
@@ -75,10 +76,16 @@ func runAsk(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	in, rest, err := readQuestions(path, e.ios.In)
+	// Standard input (or a named pipe) may never end: a signal still does.
+	q, err := untilDone(c.Context, func() (questionsRead, error) {
+		in, rest, err := readQuestions(path, e.ios.In)
+		return questionsRead{in, rest}, err
+	})
 	if err != nil {
 		return err
 	}
+	in, rest := q.in, q.rest
+	spec.place.title = "askuser ask"
 	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
 		return err
@@ -123,6 +130,12 @@ func askWithTimeout(ctx context.Context, fe ask.Frontend, req ask.Request, d tim
 		return nil, fmt.Errorf("nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options%w", d, errorMark{ask.ErrTimeout})
 	}
 	return answers, err
+}
+
+// questionsRead is what readQuestions returns.
+type questionsRead struct {
+	in   ask.Input
+	rest io.Reader
 }
 
 // readQuestions reads and validates the question set from path, or from

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -26,7 +27,7 @@ const feElicit = "elicit"
 // carries MCP, or the hook event), so stdio is not offered and the person
 // is reached at /dev/tty.
 func bridgeFlags(a asking, server bool) []cli.Flag {
-	return append(frontendFlags(a),
+	return append(frontendFlags(a), stateDirFlag(),
 		askTimeoutFlag(server),
 		onTimeoutFlag("when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)",
 			ask.PolicyError, ask.PolicyAuto),
@@ -70,6 +71,9 @@ type bridgeAsker struct {
 	// web is the card's broker under --frontend web (askuser mcp).
 	web       *inbox.Broker
 	webServer *inbox.Server
+	// rel serves the inbox and channel frontends, relFE.
+	rel   *relayed
+	relFE map[string]ask.Frontend
 }
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
@@ -85,10 +89,14 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 	}
 	b := &bridgeAsker{spec: spec, ios: e.ios, timeout: c.Duration("ask-timeout"), onTimeout: onTimeout,
 		terminal: make(chan struct{}, 1), log: e.ios.ErrOut}
-	if spec.name == feWeb {
+	if slices.Contains(spec.names, feWeb) {
 		if b.web, b.webServer, err = startCard(spec.listen, e.ios.ErrOut); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := b.startRelay(c.Command.Name); err != nil {
+		b.close()
+		return nil, nil, err
 	}
 	var rules *approval.Policy
 	if spec.answers != "" {
@@ -106,18 +114,17 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	s := frontendSpec{verbose: c.Bool("verbose")}
 	s.name, s.nameFrom = flagOrEnv(c, e, "frontend", "ASKUSER_FRONTEND")
-	accepted := choicesOf(c.Command.Flags, "frontend")
-	switch {
-	case s.name == "", slices.Contains(accepted, s.name):
-	case s.name == feStdio:
-		return s, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", s.nameFrom)
-	default:
-		return s, usageErrorf("%s: %s is not a frontend here; use %s", s.nameFrom, ask.Excerpt(s.name), orList(accepted))
+	var err error
+	if s.names, err = bridgeNames(s.nameFrom, s.name, choicesOf(c.Command.Flags, "frontend")); err != nil {
+		return s, err
 	}
-	if s.listen = c.String("listen"); s.listen != "" && s.name != feWeb {
+	if s.listen = c.String("listen"); s.listen != "" && !slices.Contains(s.names, feWeb) {
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
-	if err := s.readRest(c, e, s.name == feFile); err != nil {
+	if err := s.readPlace(c, e); err != nil {
+		return s, err
+	}
+	if err := s.readRest(c, e, slices.Contains(s.names, feFile)); err != nil {
 		return s, err
 	}
 	if s.answersIn {
@@ -129,6 +136,42 @@ func readBridgeSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	return s, nil
 }
 
+// bridgeNames reads --frontend for askuser mcp and askuser hook: a name
+// the command accepts, or a comma list of them; stdio is refused with why.
+func bridgeNames(from, value string, accepted []string) ([]string, error) {
+	for _, n := range strings.Split(value, ",") {
+		switch n = strings.TrimSpace(n); {
+		case value == "", slices.Contains(accepted, n), isRelayName(n):
+		case n == feStdio:
+			return nil, usageErrorf("%s stdio: standard input carries the host's messages here, not answers; use survey (the terminal), file (--answers FILE) or auto", from)
+		default:
+			return nil, usageErrorf("%s: %s is not a frontend here; use %s, or a comma list such as %s", from, ask.Excerpt(n), orList(accepted), listExample(accepted))
+		}
+	}
+	return parseFrontendList(from, value, accepted) // auto in a list, a name twice, a channel not built in
+}
+
+// startRelay builds the inbox and channel frontends named, and serves the
+// channels this process may hold, for as long as it runs.
+func (b *bridgeAsker) startRelay(command string) error {
+	if !relayMembers(b.spec.names) {
+		return nil
+	}
+	b.spec.place.title = "askuser " + command
+	b.rel, b.relFE = &relayed{place: b.spec.place}, map[string]ask.Frontend{}
+	for _, n := range b.spec.names {
+		if isRelayName(n) {
+			fe, err := b.rel.frontend(n)
+			if err != nil {
+				return err
+			}
+			b.relFE[n] = fe
+		}
+	}
+	b.rel.start(b.log)
+	return nil
+}
+
 // Ask puts req to the chosen frontend, bounded by --ask-timeout; host is
 // the MCP host's form, or nil.
 func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
@@ -137,25 +180,58 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 		return nil, err
 	}
 	defer release()
-	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, frontend.Auto{Reason: ask.TimeoutReason(b.timeout)})
+	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
+	if b.rel != nil {
+		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
+	}
+	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
 	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {
 		err = fmt.Errorf("%w: nobody answered within %s (--ask-timeout); --on-timeout auto would take the recommended options", ask.ErrTimeout, b.timeout)
 	}
 	return answers, err
 }
 
-// frontend picks the frontend for one set: --frontend, else the answers
-// file, else the terminal.
+func (b *bridgeAsker) mailboxed(fe ask.Frontend) ask.Frontend {
+	return mailboxed(fe, b.spec.place.store, "", b.log)
+}
+
+// frontend picks the frontend for one set: --frontend (several race),
+// else the answers file, else the terminal.
 func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Frontend, func(), error) {
-	name, why := b.spec.name, "chosen with "+b.spec.nameFrom
-	if name == "" && b.spec.answers != "" {
-		name, why = feFile, "an answers file was given with "+b.spec.answersFrom
-	} else if name == "" {
-		name, why = feSurvey, "no answers file was given, so a person is asked at the terminal"
+	names, why := b.spec.names, "chosen with "+b.spec.nameFrom
+	if len(names) == 0 && b.spec.answers != "" {
+		names, why = []string{feFile}, "an answers file was given with "+b.spec.answersFrom
+	} else if len(names) == 0 {
+		names, why = []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
 	}
 	if b.spec.verbose {
-		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", name, why)
+		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", strings.Join(names, ","), why)
 	}
+	if len(names) == 1 {
+		return b.one(ctx, names[0], host)
+	}
+	var racers []frontend.Racer
+	var left []string
+	for _, n := range names {
+		if n == feSurvey {
+			racers = append(racers, frontend.Racer{Name: n, FE: lazySurvey{b}})
+			continue
+		}
+		fe, _, err := b.one(ctx, n, host) // only survey has something to release
+		if err != nil {
+			left = append(left, n+": "+err.Error())
+			continue
+		}
+		racers = append(racers, frontend.Racer{Name: n, FE: fe})
+	}
+	if len(racers) == 0 {
+		return nil, nil, fmt.Errorf("%w: none of the frontends can ask (%s)", ask.ErrNoAnswer, strings.Join(left, "; "))
+	}
+	return frontend.NewRace(racers...), func() {}, nil
+}
+
+// one is the frontend name for one set, and what releases it.
+func (b *bridgeAsker) one(ctx context.Context, name string, host ask.Frontend) (ask.Frontend, func(), error) {
 	nothing := func() {}
 	switch name {
 	case feElicit:
@@ -172,8 +248,22 @@ func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Fron
 		return frontend.Auto{}, nothing, nil
 	case feWeb:
 		return b.web, nothing, nil
+	case feSurvey:
+		return b.survey(ctx)
 	}
-	return b.survey(ctx)
+	return b.relFE[name], nothing, nil
+}
+
+// lazySurvey opens the terminal when its set's turn comes, in a race.
+type lazySurvey struct{ b *bridgeAsker }
+
+func (l lazySurvey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	fe, release, err := l.b.survey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return fe.Ask(ctx, req)
 }
 
 // survey opens the terminal for one set, waiting for a set already on it.

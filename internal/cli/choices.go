@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
 )
 
 // choiceFlag is a flag whose value is one of a few words (for --frontend
@@ -56,13 +57,27 @@ type asking struct {
 
 // What each command accepts. ask, run and resume read answers on stdin;
 // mcp and hook do not, and only the MCP server has a host form or serves
-// a page.
+// a page. The inbox and the chat channels built in need no listener: every
+// command takes them.
 var (
-	askAsking  = asking{frontends: []string{feSurvey, feStdio, feFile, feAuto, feWeb}, lists: true}
+	askAsking  = asking{frontends: withRelay(feSurvey, feStdio, feFile, feAuto, feWeb), lists: true}
 	runAsking  = asking{frontends: askAsking.frontends, lists: true, suspend: true}
-	mcpAsking  = asking{frontends: []string{feSurvey, feFile, feAuto, feElicit, feWeb}, bridge: true}
-	hookAsking = asking{frontends: []string{feSurvey, feFile, feAuto}, bridge: true}
+	mcpAsking  = asking{frontends: withRelay(feSurvey, feFile, feAuto, feElicit, feWeb), lists: true, bridge: true}
+	hookAsking = asking{frontends: withRelay(feSurvey, feFile, feAuto), lists: true, bridge: true}
 )
+
+// listExample is a comma list of two of accepted, for a message.
+func listExample(accepted []string) string {
+	if slices.Contains(accepted, feWeb) {
+		return "web,survey"
+	}
+	return "inbox,survey"
+}
+
+// withRelay is names, then the inbox and the chat channels built in.
+func withRelay(names ...string) []string {
+	return append(append(names, feInbox), channelNames()...)
+}
 
 // frontendWhat says what each frontend is, in --frontend's help.
 var frontendWhat = map[string]string{
@@ -72,6 +87,7 @@ var frontendWhat = map[string]string{
 	feAuto:   "the recommended options",
 	feWeb:    "a page in a browser",
 	feElicit: "the MCP host's own form",
+	feInbox:  "askuser serve's page and chat channels",
 }
 
 // frontendFlags are the flags that choose how questions are asked, as a
@@ -80,6 +96,9 @@ func frontendFlags(a asking) []cli.Flag {
 	var names []string
 	for _, n := range a.frontends {
 		what := frontendWhat[n]
+		if what == "" {
+			what = channel.Title(n) // a chat channel
+		}
 		switch {
 		case a.bridge && n == feSurvey:
 			what += ", /dev/tty"
@@ -90,7 +109,7 @@ func frontendFlags(a asking) []cli.Flag {
 	}
 	usage := "how to ask: " + orList(names)
 	if a.lists {
-		usage += "; a comma list such as web,survey offers several and the first answer wins"
+		usage += "; a comma list such as " + listExample(a.frontends) + " offers several and the first answer wins"
 	}
 	if a.bridge {
 		usage += " (env ASKUSER_FRONTEND; default: the answers file if given, else the terminal)"
@@ -111,13 +130,14 @@ func frontendFlags(a asking) []cli.Flag {
 		flags = append(flags, &cli.StringFlag{Name: "listen", Category: catAsking,
 			Usage: "with --frontend web: serve the page on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"})
 	}
-	return append(flags,
+	flags = append(flags,
 		&cli.StringFlag{Name: "answers", Aliases: []string{"a"}, Category: catAsking, Usage: "answer from this YAML answers `FILE` (env ASKUSER_ANSWERS)"},
 		&choiceFlag{"POLICY", &cli.StringFlag{Name: "on-unanswered", Category: catAsking,
 			Usage: unanswered + " (env ASKUSER_ON_UNANSWERED; default: the file's own unanswered: key, else error)"}, policies},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Category: catAsking, Usage: "say which frontend was chosen and why, on stderr"},
 		&cli.BoolFlag{Name: "plain", Category: catAsking, Usage: "at a terminal, ask with numbered lines and a typed answer, with no escape sequences (env ASKUSER_PLAIN=1; automatic with TERM=dumb)"},
 	)
+	return append(flags, channelFlags()...)
 }
 
 // onTimeoutFlag is --on-timeout with the policies a command accepts, the

@@ -12,6 +12,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -35,6 +36,8 @@ type frontendSpec struct {
 	unansweredFrom       string     // the flag or variable that set it
 	verbose              bool
 	plain                bool // --plain or ASKUSER_PLAIN
+	// place is where the inbox and channel frontends keep their sets.
+	place relayPlace
 
 	// answersIn says the answers file is standard input itself
 	// (--answers /dev/stdin): then nothing else may read standard input.
@@ -52,7 +55,32 @@ func readFrontendSpec(c *cli.Context, e *env) (frontendSpec, error) {
 	if s.listen != "" && !slices.Contains(s.names, feWeb) {
 		return s, usageErrorf("--listen is for the web page; add --frontend web")
 	}
+	if err := s.readPlace(c, e); err != nil {
+		return s, err
+	}
 	return s, s.readRest(c, e, slices.Contains(s.names, feFile))
+}
+
+// readPlace reads where the inbox and channel frontends keep their sets,
+// and the channels' settings when a channel is named.
+func (s *frontendSpec) readPlace(c *cli.Context, e *env) error {
+	if !relayMembers(s.names) {
+		return nil
+	}
+	s.place.store, s.place.errOut = sessionStore(c, e), e.ios.ErrOut
+	if c.Bool(flagRelayDefer) {
+		// askuser serve's background resume: serve sends the sets.
+		s.place.deferAll = true
+		return s.place.threadUnder(c.String(flagRelayThread))
+	}
+	if slices.ContainsFunc(s.names, func(n string) bool { return n != feInbox && isRelayName(n) }) {
+		src, err := channelSources(c, e)
+		if err != nil {
+			return err
+		}
+		s.place.src = &src
+	}
+	return nil
 }
 
 // readRest reads what every choice of frontend shares after its name:
@@ -113,8 +141,11 @@ func parseFrontendList(from, value string, accepted []string) ([]string, error) 
 		n = strings.TrimSpace(n)
 		names[i] = n
 		switch {
+		case isRelayName(n) && !slices.Contains(accepted, n) && slices.Contains(accepted, feInbox):
+			spec, _ := channel.Lookup(n)
+			return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", from, spec.NotLinked()))
 		case !slices.Contains(accepted, n):
-			return nil, usageErrorf("%s: %s is not a frontend; use %s, or a comma list such as web,survey", from, ask.Excerpt(n), orList(accepted))
+			return nil, usageErrorf("%s: %s is not a frontend; use %s, or a comma list such as %s", from, ask.Excerpt(n), orList(accepted), listExample(accepted))
 		case n == feAuto && len(names) > 1:
 			return nil, usageErrorf("%s: auto answers at once, so in a list it would always win; use --ask-timeout with --on-timeout auto to fall back to it", from)
 		case slices.Contains(names[:i], n):
@@ -136,12 +167,14 @@ type chosen struct {
 	close   func()
 	// rules are the approval rules of the answers file, when one was read.
 	rules *approval.Policy
+	// rel is set when the inbox or a channel is one of the frontends.
+	rel *relayed
 }
 
 // waitsForSomeone reports whether the frontend waits for a person or a
 // program (terminal, JSON lines, web page), rather than answering at once.
 func (c *chosen) waitsForSomeone() bool {
-	return slices.ContainsFunc(c.members, func(n string) bool { return n == feSurvey || n == feStdio || n == feWeb })
+	return slices.ContainsFunc(c.members, func(n string) bool { return n == feSurvey || n == feStdio || n == feWeb || isRelayName(n) })
 }
 
 // chooseFrontend is the one place that decides how to ask: an explicit
@@ -190,6 +223,12 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 	if len(racers) > 1 {
 		c.fe = frontend.NewRace(racers...)
 	}
+	if c.rel != nil {
+		// Answers may come from elsewhere: each set is answered once.
+		c.rel.start(ios.ErrOut)
+		c.onClose(c.rel.stop)
+		c.fe = mailboxed(c.fe, s.place.store, s.place.session, ios.ErrOut)
+	}
 	return c, nil
 }
 
@@ -236,8 +275,13 @@ func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, st
 		return f, nil
 	case feWeb:
 		return c.buildWeb(s, ios)
+	case feAuto:
+		return frontend.Auto{}, nil
 	}
-	return frontend.Auto{}, nil
+	if c.rel == nil {
+		c.rel = &relayed{place: s.place}
+	}
+	return c.rel.frontend(name)
 }
 
 // buildWeb serves the question card and says where, on stderr.

@@ -38,19 +38,19 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  []string
 	}{
-		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "serve", "schema", "mcp", "hook", "demo", "completion", "help"}},
+		{[]string{""}, []string{"ask", "run", "resume", "sessions", "cancel", "serve", "channels", "schema", "mcp", "hook", "demo", "completion", "help"}},
 		{[]string{"re"}, []string{"resume"}},
 		{[]string{"-"}, []string{"--help", "--version"}},
 		{[]string{"run", "--fro"}, []string{"--frontend"}},
 		// --frontend offers what the command's parser accepts, and only that.
-		{[]string{"run", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web"}},
-		{[]string{"resume", "--frontend", ""}, []string{"survey", "stdio", "file", "auto", "web"}},
-		{[]string{"run", "-f", "s"}, []string{"survey", "stdio"}},
+		{[]string{"run", "--frontend", ""}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
+		{[]string{"resume", "--frontend", ""}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
+		{[]string{"run", "-f", "s"}, []string{"survey", "stdio", "slack"}},
 		{[]string{"ask", "--frontend", "=", "a"}, []string{"auto"}}, // bash splits at "="
-		{[]string{"ask", "--frontend", "="}, []string{"survey", "stdio", "file", "auto", "web"}},
+		{[]string{"ask", "--frontend", "="}, append([]string{"survey", "stdio", "file", "auto", "web", "inbox"}, channelNames()...)},
 		{[]string{"ask", "--frontend=f"}, []string{"--frontend=file"}}, // zsh and fish do not
-		{[]string{"mcp", "--frontend", ""}, []string{"survey", "file", "auto", "elicit", "web"}},
-		{[]string{"hook", "--frontend", ""}, []string{"survey", "file", "auto"}},
+		{[]string{"mcp", "--frontend", ""}, append([]string{"survey", "file", "auto", "elicit", "web", "inbox"}, channelNames()...)},
+		{[]string{"hook", "--frontend", ""}, append([]string{"survey", "file", "auto", "inbox"}, channelNames()...)},
 		{[]string{"hook", "--li"}, nil}, // hook serves no page
 		{[]string{"mcp", "--li"}, []string{"--listen"}},
 		{[]string{"resume", "--input"}, nil}, // resume answers pending questions only
@@ -119,7 +119,7 @@ func newSession(t *testing.T, store *session.Store, prompt string, waiting bool)
 	} else if err := s.SetStatus(string(agentloop.StatusSuccess), "", 1, agentloop.Usage{}); err != nil {
 		t.Fatal(err)
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // TestCompleteSubcommands: a command's subcommands are completed, and

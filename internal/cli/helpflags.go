@@ -11,6 +11,7 @@ import (
 // order; a flag without one is listed last, under "Other".
 const (
 	catAsking   = "Asking"
+	catChannels = "Chat channels"
 	catTimeouts = "Timeouts and notices"
 	catOutput   = "Output"
 	catModel    = "Model"
@@ -18,7 +19,7 @@ const (
 	catSession  = "Session"
 )
 
-var categoryOrder = []string{catAsking, catTimeouts, catOutput, catModel, catTools, catSession}
+var categoryOrder = []string{catAsking, catChannels, catTimeouts, catOutput, catModel, catTools, catSession}
 
 // flags lists flags in two columns, grouped by category when any has one.
 func (p *page) flags(title string, flags []cli.Flag) {

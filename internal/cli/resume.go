@@ -19,7 +19,7 @@ and from whom. ID may be a prefix only it has. Without ID: the most recent sessi
 waiting on a question in this directory (it says which on stderr). At a terminal the
 original request, when each question was asked and by which agent, and what the agent
 last said are shown before the question.`,
-		Flags:  withoutFlags(runFlags(), "input-format"), // resume answers the pending questions only
+		Flags:  append(withoutFlags(runFlags(), "input-format"), relayResumeFlags()...), // resume answers the pending questions only
 		Action: func(c *cli.Context) error { return runResume(c, e) },
 	}
 }
@@ -79,7 +79,7 @@ func runResume(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	r := &runner{e: e, o: o, sess: sess, prov: prov, sub: sub, tools: readToolSpec(c, &sess.Meta), store: store}
+	r := &runner{e: e, o: o, sess: sess, prov: prov, sub: sub, tools: readToolSpec(c, &sess.Meta), store: store, late: true}
 	r.intro = func(ch *chosen) {
 		if ch.name == feSurvey && ch.tty != nil {
 			// The person is at the terminal the prompt draws on: first

@@ -33,9 +33,13 @@ func closeCard(srv *inbox.Server) {
 	_ = srv.Close(ctx)
 }
 
-// close stops what the bridge started (askuser mcp's web card).
+// close stops what the bridge started: askuser mcp's web card, the relay
+// serving its channels.
 func (b *bridgeAsker) close() {
 	if b.webServer != nil {
 		closeCard(b.webServer)
+	}
+	if b.rel != nil && b.rel.stop != nil {
+		b.rel.stop()
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/ask/wire"
 )
 
 // Via is what answers given on a page carry as ask.Answer.Via.
@@ -75,29 +74,4 @@ func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Ans
 		answers[i] = a
 	}
 	return answers, nil
-}
-
-// lineEntry is one answer of a JSON-lines answer line, by label
-// (docs/protocol.md): the question is named by its full text, which is
-// unique within a set even where headers are not.
-type lineEntry struct {
-	Question string   `json:"question"`
-	Selected []string `json:"selectedOptions,omitempty"`
-	Custom   string   `json:"customInput,omitempty"`
-	Skipped  bool     `json:"skipped,omitempty"`
-}
-
-// answerLine is the JSON-lines answer line that gives answers to askuser
-// resume --frontend stdio, marked as a person's: they were chosen by a
-// person on the page, and resume only relays them.
-func answerLine(req ask.Request, answers []ask.Answer) []byte {
-	entries := make([]lineEntry, len(answers))
-	for i, a := range answers {
-		entries[i] = lineEntry{Question: req.Questions[i].Question, Selected: a.Selected, Custom: a.Custom, Skipped: a.Skipped}
-	}
-	return wire.Encode(struct {
-		ID      string      `json:"id"`
-		Source  ask.Source  `json:"source"`
-		Answers []lineEntry `json:"answers"`
-	}{req.ID, ask.SourcePerson, entries})
 }

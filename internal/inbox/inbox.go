@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,11 +21,13 @@ import (
 // InboxConfig configures askuser serve's inbox.
 type InboxConfig struct {
 	Store *session.Store
-	// Resume returns the command that resumes session id reading JSON-lines
-	// answers on its standard input, keeping the sets it gets no answer
-	// for pending (askuser resume ID -p --frontend stdio --on-unanswered
-	// suspend).
-	Resume func(id string) *exec.Cmd
+	// Answers is where answers given on the page go: the answer mailbox.
+	Answers Answers
+	// Resume returns the command that resumes session id in the
+	// background, taking the answers waiting in its mailbox; args say
+	// how it asks the rest (askuser resume ID -p --frontend inbox
+	// --relay-defer).
+	Resume func(id session.ID, args ...string) *exec.Cmd
 	// DescribeExit words a resume's exit code for the page.
 	DescribeExit func(code int) string
 	// Poll is how often the state directory is looked at for changes
@@ -34,17 +38,36 @@ type InboxConfig struct {
 	Log io.Writer
 }
 
+// Answers is how the inbox hands a person's answers on: through the
+// answer mailbox of each set (internal/cli wires it to the relay's).
+type Answers interface {
+	// Post gives set w of session id its answer; a set answered already
+	// gets an error wrapping session.ErrAlreadyAnswered.
+	Post(id string, w session.Waiting, d session.Delivery) error
+	// Get returns the answer waiting for set w, given but not taken yet.
+	Get(id string, w session.Waiting) (session.Delivery, bool)
+	// Live reports whether a run of session id waits on set w through
+	// the inbox now (askuser run --frontend inbox): the page answers it
+	// though the session is in use, and the run takes the answer.
+	Live(id string, w session.Waiting) bool
+}
+
+// ByPage names who answers on the page, for the mailbox.
+const ByPage = "a person on the inbox page"
+
 // Inbox is askuser serve: a page of every session in the state directory
 // that waits on a question or an approval, and of the others, read-only.
-// Answering a set hands the answer to askuser resume in the background
-// (see resumer); the session's page follows its progress.
+// Answering a set posts the answer to the set's mailbox; a run waiting on
+// it there takes it, else askuser resume runs in the background and takes
+// it (see resumer); the session's page follows its progress.
 type Inbox struct {
-	srv   *Server
-	store *session.Store
-	runs  *resumer
-	log   *eventLog
-	stop  chan struct{}
-	wg    sync.WaitGroup
+	srv     *Server
+	store   *session.Store
+	answers Answers
+	runs    *resumer
+	log     *eventLog
+	stop    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // NewInbox serves the inbox until Close.
@@ -55,7 +78,8 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 		return nil, err
 	}
 	log := newEventLog(cfg.Log)
-	in := &Inbox{srv: srv, store: cfg.Store, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log, stop: make(chan struct{})}
+	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
+		stop: make(chan struct{})}
 	home := pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment"}
 	showHome := func(w http.ResponseWriter, r *http.Request) {
 		data, err := in.home()
@@ -77,8 +101,33 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	}
 	in.wg.Add(1)
 	go in.watch(poll)
+	go in.sweep()
 	srv.start()
 	return in, nil
+}
+
+// sweep resumes the sessions that hold answers given on the page but not
+// taken, and that no process holds: askuser serve was stopped (or killed)
+// before their resume ran. Answers given in a chat channel are the
+// relay's to resume.
+func (in *Inbox) sweep() {
+	list, err := in.store.List()
+	if err != nil {
+		return
+	}
+	for _, sum := range list {
+		if sum.Status != session.StatusWaiting || sum.InUse {
+			continue
+		}
+		for _, w := range sum.Questions {
+			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
+				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+					in.Resume(id, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				}
+				break
+			}
+		}
+	}
 }
 
 // URL is the address to open, token included.
@@ -90,6 +139,17 @@ func (in *Inbox) Handler() http.Handler { return in.srv.Handler() }
 // Resuming lists the sessions whose resume is still running; they go on
 // after the inbox closes, each writing to its serve.log.
 func (in *Inbox) Resuming() []string { return in.runs.running() }
+
+// IsResuming reports whether a resume of session id runs now.
+func (in *Inbox) IsResuming(id string) bool { return slices.Contains(in.runs.running(), id) }
+
+// Resume resumes session id in the background to take an answer that
+// reached its mailbox elsewhere (a chat channel), saying so in its log;
+// args say how it asks the rest. One already running is followed by
+// another.
+func (in *Inbox) Resume(id session.ID, why string, args ...string) {
+	in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), why, args)
+}
 
 // Close stops watching and serving.
 func (in *Inbox) Close(ctx context.Context) error {
@@ -139,12 +199,13 @@ func fingerprint(dir string) uint64 {
 // answer takes a person's answer to a pending set of a session and hands
 // it to askuser resume.
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
-	id, key := sess.Meta.ID, r.PathValue("key")
+	sid := sess.Meta.ID
+	id, key := string(sid), r.PathValue("key")
 	back := "/s/" + id
 	var set *session.Waiting
 	for _, wt := range sess.Waiting() {
@@ -155,18 +216,19 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	run := in.runs.state(id)
 	if set == nil {
-		if v, ok := in.sentCard(id, run, key); ok {
+		if v, ok := in.sentCard(id, run, key, false); ok {
 			submitted(w, r, v, ErrAlreadyAnswered, back)
 			return
 		}
 		refuse(w, http.StatusConflict, "this question set is no longer waiting (it was answered, or the session went on); reload the page")
 		return
 	}
-	if (run == nil || !run.running) && in.store.InUse(id) {
-		// The run itself, or a resume at a terminal, holds the journal:
-		// ours would fail, so say so now.
+	live := in.answers.Live(id, *set)
+	if (run == nil || !run.running) && in.store.InUse(id) && !live {
+		// The run itself, or a resume at a terminal, holds the journal
+		// and does not wait on the mailbox: say so now.
 		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
-			" (it is running, or asking this question there now); answer it there, or here once it stops waiting")
+			" (it is running, or asking for "+kindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
 		return
 	}
 	// Only the questions still unanswered are asked again (a set answered
@@ -174,16 +236,50 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
 		in.log.answered(sess.Summary(), *set, answers)
-		err = in.runs.submit(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
-		if err != nil {
+		err = in.answers.Post(id, *set, session.Delivery{Answers: answers, By: ByPage, At: time.Now()})
+		var first *session.AnsweredError
+		if errors.As(err, &first) {
 			in.log.say(id, "that answer was not used: "+err.Error())
+			v := in.openCard(id, set.Request, set.AskedAt)
+			v.State, v.Answers = stateAnswered, answerViews(first.First.Answers)
+			v.Note = "Answered by " + ask.Display(first.First.By) + " at " + first.First.At.Local().Format("15:04") + "."
+			submitted(w, r, v, ErrAlreadyAnswered, back)
+			return
 		}
 	}
-	v, ok := in.sentCard(id, in.runs.state(id), key)
+	if err == nil {
+		in.runs.noteSent(sid, filepath.Join(in.store.SideDir(sid), logName), set.Request, set.AskedAt, answers)
+		if !live && !in.store.InUse(id) {
+			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person",
+				[]string{"--frontend", "inbox", "--relay-defer"})
+		}
+	}
+	v, ok := in.sentCard(id, in.runs.state(id), key, true)
 	if !ok {
 		v = in.openCard(id, set.Request, set.AskedAt)
 	}
 	submitted(w, r, v, err, back)
+}
+
+// taking says who takes an answer waiting in the mailbox.
+func taking(run *sessionRun) string {
+	if run != nil && run.running {
+		return "askuser resume is taking the answer to the session."
+	}
+	return "the session takes it when it goes on."
+}
+
+// mailedCard is set w of session id as a card that shows the answer
+// waiting in its mailbox, given elsewhere (a chat channel), if it has one.
+func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting) (cardView, bool) {
+	d, ok := in.answers.Get(id, w)
+	if !ok {
+		return cardView{}, false
+	}
+	v := newCardView(w.Request, setKey(w.ID), "/s/"+id, "", w.AskedAt)
+	v.State, v.Answers, v.ClosedAt = stateSent, answerViews(d.Answers), d.At
+	v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "; " + taking(run)
+	return v, true
 }
 
 // openCard is a pending set as a card that takes an answer.
@@ -193,8 +289,9 @@ func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) cardVie
 }
 
 // sentCard is the last set with key answered on this page for session id,
-// as a card that shows the answer and what became of it.
-func (in *Inbox) sentCard(id string, run *sessionRun, key string) (cardView, bool) {
+// as a card that shows the answer and what became of it: waiting says the
+// session has not taken it yet.
+func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool) (cardView, bool) {
 	if run == nil {
 		return cardView{}, false
 	}
@@ -205,9 +302,8 @@ func (in *Inbox) sentCard(id string, run *sessionRun, key string) (cardView, boo
 		}
 		v := newCardView(s.req, key, "/s/"+id, "", s.askedAt)
 		v.Answers, v.ClosedAt = answerViews(s.answers), s.at
-		if run.sending[s.req.ID] {
-			v.State = stateSent
-			v.Note = "Answered on this page at " + s.at.Local().Format("15:04") + "; askuser resume is taking the answer to the session."
+		if waiting {
+			v.State, v.Note = stateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run)
 		} else {
 			v.State = stateAnswered
 			v.Note = "Answered on this page at " + s.at.Local().Format("15:04") + "."

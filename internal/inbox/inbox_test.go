@@ -15,21 +15,24 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/session"
 )
 
-// inboxRig is an Inbox over a temporary state directory whose "askuser
-// resume" is a shell script: it saves the lines it was given in
-// stdin-<n>, waits for a file named go-<n>, prints a line and exits 6,
-// as a resume that answered some sets and stopped to wait would. It
-// writes no journal: the tests check what the inbox hands over, and that
-// the journal, not the inbox, says what is answered.
+// inboxRig is an Inbox over a temporary state directory whose answers go
+// to the state directory's mailbox, and whose "askuser resume" is a shell
+// script: it saves its arguments in args-<n>, waits for a file named
+// go-<n>, prints a line and exits 6, as a resume that stopped to wait
+// again would. It writes no journal and takes nothing from the mailbox:
+// the tests check what the inbox hands over, and that the journal, not
+// the inbox, says what is answered.
 type inboxRig struct {
 	*cardRig
-	in    *Inbox
-	store *session.Store
-	dir   string
-	log   string // the file that gets what serve would print on stderr
+	in      *Inbox
+	store   *session.Store
+	dir     string
+	answers *mailAnswers
+	log     string // the file that gets what serve would print on stderr
 }
 
 // logged is what the inbox has logged so far.
@@ -38,25 +41,47 @@ func (g *inboxRig) logged() string {
 	return string(b)
 }
 
-const fakeResume = `n=$(ls "$DIR" | grep -c '^stdin-'); n=$((n+1))
-cat > "$DIR/stdin-$n.part"; mv "$DIR/stdin-$n.part" "$DIR/stdin-$n"
+const fakeResume = `n=$(ls "$DIR" | grep -c '^args-'); n=$((n+1))
+echo "$@" > "$DIR/args-$n.part"; mv "$DIR/args-$n.part" "$DIR/args-$n"
 while [ ! -e "$DIR/go-$n" ]; do sleep 0.01; done
 echo "resumed $1 ($n)"; exit 6`
+
+// mailAnswers is the mailbox as askuser serve wires it, keyed more simply.
+type mailAnswers struct {
+	st   *session.Store
+	live map[string]bool // session id/set id
+}
+
+func (a *mailAnswers) box(id string, w session.Waiting) session.Box {
+	return session.Box{Session: id, Key: channel.Key(id, w.ID)}
+}
+
+func (a *mailAnswers) Post(id string, w session.Waiting, d session.Delivery) error {
+	return a.st.Mailbox().Post(context.Background(), a.box(id, w), d)
+}
+
+func (a *mailAnswers) Get(id string, w session.Waiting) (session.Delivery, bool) {
+	d, ok, _ := a.st.Mailbox().Get(context.Background(), a.box(id, w))
+	return d, ok
+}
+
+func (a *mailAnswers) Live(id string, w session.Waiting) bool { return a.live[id+"/"+w.ID] }
 
 func newInboxRig(t *testing.T) *inboxRig {
 	t.Helper()
 	dir := t.TempDir()
 	store := &session.Store{Dir: filepath.Join(dir, "state")}
+	answers := &mailAnswers{st: store, live: map[string]bool{}}
 	log := filepath.Join(dir, "serve.stderr")
 	logf, err := os.Create(log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { logf.Close() })
-	in, err := NewInbox(InboxConfig{Store: store, Poll: 20 * time.Millisecond, Log: logf,
+	in, err := NewInbox(InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
-		Resume: func(id string) *exec.Cmd {
-			cmd := exec.Command("sh", "-c", fakeResume, "sh", id)
+		Resume: func(id session.ID, args ...string) *exec.Cmd {
+			cmd := exec.Command("sh", append([]string{"-c", fakeResume, "sh", string(id)}, args...)...)
 			cmd.Env = append(os.Environ(), "DIR="+dir)
 			return cmd
 		}}, Options{})
@@ -72,7 +97,7 @@ func newInboxRig(t *testing.T) *inboxRig {
 		}
 		_ = in.Close(context.Background())
 	})
-	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir, log: log}
+	return &inboxRig{cardRig: visit(t, in.srv), in: in, store: store, dir: dir, answers: answers, log: log}
 }
 
 // waiting writes a session that waits on reqs, as a run that stopped
@@ -99,7 +124,20 @@ func (g *inboxRig) waiting(prompt string, reqs ...ask.Request) string {
 	for _, req := range reqs {
 		must(s.Asked(req, req.ID, time.Now().Add(-2*time.Hour)))
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
+}
+
+// held writes a session that waits on reqs and holds it open, as the
+// process that runs it does, until the test ends (or Close).
+func (g *inboxRig) held(prompt string, reqs ...ask.Request) (string, *session.Session) {
+	g.t.Helper()
+	id := g.waiting(prompt, reqs...)
+	s, err := g.store.Open(id)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	g.t.Cleanup(func() { s.Close() })
+	return id, s
 }
 
 // finished writes a session whose run ended with text.
@@ -115,7 +153,7 @@ func (g *inboxRig) finished(prompt, text string) string {
 	if err := s.SetStatus(string(agentloop.StatusSuccess), "", 1, agentloop.Usage{}); err != nil {
 		g.t.Fatal(err)
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // eventually waits for cond, failing with what after 5 s.
@@ -128,12 +166,36 @@ func (g *inboxRig) eventually(what string, cond func() bool) {
 	}
 }
 
-func (g *inboxRig) stdin(n int) string {
+// args returns the arguments the n-th resume was started with.
+func (g *inboxRig) args(n int) string {
 	g.t.Helper()
-	path := filepath.Join(g.dir, fmt.Sprintf("stdin-%d", n))
+	path := filepath.Join(g.dir, fmt.Sprintf("args-%d", n))
 	g.eventually("resume "+fmt.Sprint(n)+" to read its input", func() bool { _, err := os.Stat(path); return err == nil })
 	b, _ := os.ReadFile(path)
-	return string(b)
+	return strings.TrimSpace(string(b))
+}
+
+// mailed returns the answer waiting in the mailbox for set id of session.
+func (g *inboxRig) mailed(sid, id string) session.Delivery {
+	g.t.Helper()
+	d, ok := g.answers.Get(sid, session.Waiting{ID: id})
+	if !ok {
+		g.t.Fatalf("no answer to %s in the mailbox", id)
+	}
+	return d
+}
+
+// selections renders answers as "label,label+other" per question.
+func selections(answers []ask.Answer) string {
+	var parts []string
+	for _, a := range answers {
+		p := strings.Join(a.Selected, ",")
+		if a.Custom != "" {
+			p += "+" + a.Custom
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func (g *inboxRig) release(n int) {
@@ -154,11 +216,15 @@ func TestInboxLists(t *testing.T) {
 	if strings.Contains(home, "<script>alert") {
 		t.Error("a prompt's markup reached the page unescaped")
 	}
-	page := g.get("/s/" + waitID[:8]).Body.String()
+	page := g.get("/s/" + waitID).Body.String()
 	mustContain(t, page, "2 question sets wait", "Sub-agent: researcher", `action="/s/`+waitID+`/answer/`+setKey("toolu_1")+`"`,
 		"I need &lt;b&gt;decisions&lt;/b&gt;.", "Tool call: AskUserQuestion", "[Auth Method] Which authentication method should we use? (OAuth 2.0, JWT, Session-based)")
-	if res := g.get("/s/nope"); res.Code != http.StatusNotFound {
-		t.Errorf("unknown session: status %d", res.Code)
+	// A page's path is a whole id, as the links give it: neither a
+	// prefix nor anything that is not an id.
+	for _, path := range []string{"/s/nope", "/s/" + waitID[:8], "/s/" + strings.ToUpper(waitID), "/s/..%2f..%2fx", "/s/--print"} {
+		if res := g.get(path); res.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, res.Code)
+		}
 	}
 }
 
@@ -171,10 +237,14 @@ func TestInboxAnswerResumes(t *testing.T) {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
 	mustContain(t, res.Body.String(), `data-state="sent"`, "<dd>Google, Microsoft, Other: Okta</dd>", "askuser resume is taking the answer")
-	want := `{"id":"toolu_1","source":"person","answers":[{"question":"Which authentication method should we use?","selectedOptions":["JWT"]},` +
-		`{"question":"Which OAuth providers should we support?","selectedOptions":["Google","Microsoft"],"customInput":"Okta"}]}` + "\n"
-	if got := g.stdin(1); got != want {
-		t.Errorf("askuser resume was given\n%s\nwant\n%s", got, want)
+	// The answer waits in the set's mailbox, a person's, for askuser resume
+	// to take; the resume asks what comes next through the inbox.
+	d := g.mailed(id, "toolu_1")
+	if d.By != ByPage || selections(d.Answers) != "JWT; Google,Microsoft+Okta" || d.Answers[0].Source != ask.SourcePerson || d.Answers[0].Via != Via {
+		t.Errorf("the mailbox holds %+v", d)
+	}
+	if got := g.args(1); got != id+" --frontend inbox --relay-defer" {
+		t.Errorf("askuser resume was started with %q", got)
 	}
 	// While it runs, the set is answered: a second answer changes nothing.
 	res = g.post(path, url.Values{"q0": {"2"}, "q1": {"1"}})
@@ -184,36 +254,40 @@ func TestInboxAnswerResumes(t *testing.T) {
 	mustContain(t, g.get("/").Body.String(), "resuming")
 	g.release(1)
 	g.eventually("the resume to end", func() bool { return len(g.in.Resuming()) == 0 })
-	// The fake wrote no journal, so the set is still pending: the page
-	// offers it again, says the answer did not reach the session, and
-	// shows how the resume ended.
+	// The fake took nothing, so the set still waits, with its answer in
+	// the mailbox: the page says so, how the resume ended, and how the
+	// answer will be taken.
 	page := g.get("/s/" + id).Body.String()
-	mustContain(t, page, `data-state="open"`, "Your answer did not reach the session: askuser resume ended (exit 6). Answer again above.",
-		"did not reach the session: exit 6. Answer again", "resumed "+id+" (1)", "resuming with 1 answer line given on the page by a person")
+	mustContain(t, page, `data-state="sent"`, "the session takes it when it goes on", "resumed "+id+" (1)",
+		"Your answer has not reached the session: askuser resume ended (exit 6). It waits in the session&#39;s mailbox",
+		"resuming for an answer given on the page by a person")
 	log, err := os.ReadFile(filepath.Join(g.store.Dir, "sessions", id+".d", logName))
 	if err != nil || !strings.Contains(string(log), "askuser resume ended: exit 6") {
 		t.Errorf("serve.log beside the session: %v\n%s", err, log)
 	}
 }
 
-// Answers to several sets of one session go to askuser resume in order:
-// one that arrives while a resume runs waits for the next.
+// Answers to several sets of one session are taken one resume at a time:
+// one that arrives while a resume runs is taken by the next.
 func TestInboxQueuesAnswers(t *testing.T) {
 	g := newInboxRig(t)
 	id := g.waiting("Two calls", authSet("toolu_1"), authSet("toolu_2"))
 	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}}); res.Code != http.StatusOK {
 		t.Fatalf("first: status %d: %s", res.Code, res.Body)
 	}
-	g.stdin(1)
+	g.args(1)
 	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_2"), url.Values{"q0": {"2"}, "q1": {"1"}}); res.Code != http.StatusOK {
 		t.Fatalf("second: status %d: %s", res.Code, res.Body)
 	}
-	if _, err := os.Stat(filepath.Join(g.dir, "stdin-2")); err == nil {
+	if _, err := os.Stat(filepath.Join(g.dir, "args-2")); err == nil {
 		t.Fatal("a second resume started while the first held the session")
 	}
+	if d := g.mailed(id, "toolu_2"); selections(d.Answers) != "Session-based; GitHub" {
+		t.Errorf("the second set's mailbox holds %+v", d)
+	}
 	g.release(1)
-	if got := g.stdin(2); !strings.HasPrefix(got, `{"id":"toolu_2",`) || strings.Count(got, "\n") != 1 {
-		t.Errorf("the second resume was given %q, want only the second set's line", got)
+	if got := g.args(2); got != id+" --frontend inbox --relay-defer" {
+		t.Errorf("the second resume was started with %q", got)
 	}
 	g.release(2)
 }
@@ -222,12 +296,7 @@ func TestInboxQueuesAnswers(t *testing.T) {
 // is not resumed from the page: nothing is sent, and the page says why.
 func TestInboxSessionInUse(t *testing.T) {
 	g := newInboxRig(t)
-	id := g.waiting("Add auth", authSet("toolu_1"))
-	held, err := g.store.Open(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
+	id, held := g.held("Add auth", authSet("toolu_1"))
 	page := g.get("/s/" + id).Body.String()
 	mustContain(t, page, `data-state="busy"`, "Asked right now by the askuser process that runs this session")
 	if strings.Contains(page, "<form") {
@@ -247,6 +316,28 @@ func TestInboxSessionInUse(t *testing.T) {
 	}
 	if res := g.post("/s/"+id+"/answer/0000000000000000", url.Values{"q0": {"0"}}); res.Code != http.StatusConflict {
 		t.Errorf("a set that is not pending: status %d", res.Code)
+	}
+}
+
+// A run that waits on its set through the inbox (askuser run --frontend
+// inbox) holds its session, and still the page answers it: the answer goes
+// to the mailbox, where the run takes it; no resume starts.
+func TestInboxAnswersALiveInboxRun(t *testing.T) {
+	g := newInboxRig(t)
+	id, _ := g.held("Add auth", authSet("toolu_1"))
+	g.answers.live[id+"/toolu_1"] = true
+	page := g.get("/s/" + id).Body.String()
+	mustContain(t, page, `data-state="open"`, "<form")
+	res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}, "q1": {"1"}})
+	if res.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", res.Code, res.Body)
+	}
+	mustContain(t, res.Body.String(), `data-state="sent"`, "the session takes it when it goes on")
+	if d := g.mailed(id, "toolu_1"); selections(d.Answers) != "OAuth 2.0; GitHub" {
+		t.Errorf("the mailbox holds %+v", d)
+	}
+	if len(g.in.Resuming()) > 0 {
+		t.Error("a resume started for a session its run holds")
 	}
 }
 
@@ -297,9 +388,9 @@ func TestInboxPartlyAnsweredSet(t *testing.T) {
 	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"1"}}); res.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
-	want := `{"id":"toolu_1","source":"person","answers":[{"question":"Which OAuth providers should we support?","selectedOptions":["GitHub"]}]}` + "\n"
-	if got := g.stdin(1); got != want {
-		t.Errorf("askuser resume was given\n%s\nwant\n%s", got, want)
+	if d := g.mailed(id, "toolu_1"); len(d.Answers) != 1 || d.Answers[0].Question != "Which OAuth providers should we support?" || selections(d.Answers) != "GitHub" {
+		t.Errorf("the mailbox holds %+v, want an answer to the question still open only", d)
 	}
+	g.args(1)
 	g.release(1)
 }

@@ -73,6 +73,38 @@ func TestReadableLog(t *testing.T) {
 	}
 }
 
+// TestReadableLogApprovals (issue 24 §7): an approval answered on the
+// page is told as what it decided, with the tool, not as a question and
+// its option ("Approve: Allow").
+func TestReadableLogApprovals(t *testing.T) {
+	approve := writeCall("toolu_w", authPlan).Question(true)
+	var lines []string
+	for _, a := range []struct{ label, other string }{{"Allow", ""}, {"Allow for the rest of this session", ""}, {"Deny", ""}, {"", "write it under docs/ instead"}} {
+		var picked []string
+		if a.label != "" {
+			picked = []string{a.label}
+		}
+		answer, err := ask.Selection(approve.Questions[0], picked, a.other, ask.SourcePerson)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.TrimSpace(string(wire.Encode(wire.NewAnswers(approve, "s", []ask.Answer{answer})))))
+	}
+	want := []string{
+		"The session took the answer: approved mcp__fs__write_file",
+		"The session took the answer: approved mcp__fs__write_file for the rest of the session",
+		"The session took the answer: denied mcp__fs__write_file",
+		"The session took the answer: denied mcp__fs__write_file, and told the agent: write it under docs/ instead",
+	}
+	var got []string
+	for _, l := range readableLog(strings.Join(lines, "\n")) {
+		got = append(got, l.Text)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("approvals told as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func fmtLines(ls []logLine) string {
 	var b strings.Builder
 	for _, l := range ls {
@@ -89,7 +121,7 @@ func TestInboxProgressBox(t *testing.T) {
 	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_w.approval"), map[string][]string{"q0": {"0"}}); res.Code != 200 {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
-	g.stdin(1)
+	g.args(1)
 	page := g.get("/s/" + id).Body.String()
 	progress, _, _ := strings.Cut(page[strings.Index(page, `id="progress"`):], "</section>")
 	mustContain(t, progress, "askuser resume is taking your answer to the session (since ")
@@ -97,7 +129,7 @@ func TestInboxProgressBox(t *testing.T) {
 	g.eventually("the resume to end", func() bool { return len(g.in.Resuming()) == 0 })
 	page = g.get("/s/" + id).Body.String()
 	progress, _, _ = strings.Cut(page[strings.Index(page, `id="progress"`):], "</section>")
-	mustContain(t, progress, `<li class="log-serve"><time>`, "resuming with 1 answer line given on the page by a person",
+	mustContain(t, progress, `<li class="log-serve"><time>`, "resuming for an answer given on the page by a person",
 		`<li class="log-text">resumed `+id+` (1)</li>`)
 	for _, never := range []string{`{&#34;`, `{"`, "askuser resume " + id, "Answer at a terminal"} {
 		if strings.Contains(page, never) {
@@ -116,20 +148,20 @@ func TestInboxLogsAnswers(t *testing.T) {
 	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_w.approval"), map[string][]string{"q0": {"2"}}); res.Code != 200 {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
-	g.stdin(1)
+	g.args(1)
 	g.release(1)
 	g.eventually("the resume to end", func() bool { return strings.Contains(g.logged(), "ended") })
 	if res := g.post("/s/"+qid+"/answer/"+setKey("toolu_1"), map[string][]string{"q0": {"1"}, "q1": {"0", "other"}, "q1.other": {"Okta"}}); res.Code != 200 {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
-	g.stdin(2)
+	g.args(2)
 	clock := `askuser: [0-9]{2}:[0-9]{2}:[0-9]{2} session `
 	want := []string{
 		clock + id[:8] + ` "Plan the auth": a person on the page answered the approval of mcp__fs__write_file: Deny$`,
-		clock + id[:8] + ` "Plan the auth": askuser resume started, with 1 answer line$`,
+		clock + id[:8] + ` "Plan the auth": askuser resume started, for an answer given on the page by a person$`,
 		clock + id[:8] + ` "Plan the auth": askuser resume ended: exit 6$`,
 		clock + qid[:8] + ` "Pick one": a person on the page answered Auth Method: JWT; Providers: Google, Other: Okta$`,
-		clock + qid[:8] + ` "Pick one": askuser resume started, with 1 answer line$`,
+		clock + qid[:8] + ` "Pick one": askuser resume started, for an answer given on the page by a person$`,
 	}
 	lines := strings.Split(strings.TrimSpace(g.logged()), "\n")
 	if len(lines) != len(want) {

@@ -11,19 +11,23 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // logName is the file in a session's side directory (session.Store.SideDir)
 // where the inbox keeps what its resumes printed: sessions/<id>.d/serve.log.
 const logName = "serve.log"
 
-// resumer hands answers given on the page to askuser resume, one process
-// per session at a time. Answers that arrive while one runs wait for it to
-// end and go to the next, so every answer reaches the journal in order,
-// and the journal stays the one record of what was answered: a set is
-// marked as sent only while a process carrying its answer runs.
+// resumer runs askuser resume in the background, one process per session
+// at a time, to take the answers that reached a session's mailbox while no
+// process held it: given on the page, or in a chat channel askuser serve
+// holds. An answer that arrives while one runs is taken by the next, which
+// starts when it ends. The journal stays the one record of what was
+// answered; the resumer keeps what the page needs to show (the sets
+// answered on it, how the last resume ended).
 type resumer struct {
-	cmd      func(id string) *exec.Cmd
+	cmd      func(id session.ID, args ...string) *exec.Cmd
 	describe func(code int) string
 	hub      *hub
 	now      func() time.Time
@@ -31,18 +35,23 @@ type resumer struct {
 	// ended; it must not call the resumer.
 	note func(id, msg string)
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// runs are keyed by the session's id as text, as pages name it.
 	runs map[string]*sessionRun
 }
 
 // sessionRun is what the inbox did for one session.
 type sessionRun struct {
-	log     string          // path of serve.log
-	queue   [][]byte        // answer lines for the next process
-	sending map[string]bool // set ids whose answers are queued or being read
-	sent    []sentSet       // every set answered here, oldest first
-	running bool
-	started time.Time
+	id   session.ID
+	log  string    // path of serve.log
+	sent []sentSet // every set answered on the page, oldest first
+	// queued says another resume is to start when this one ends, for
+	// nextWhy, with nextArgs.
+	queued   bool
+	nextWhy  string
+	nextArgs []string
+	running  bool
+	started  time.Time
 	// ended says how the last process ended, for the page.
 	ended string
 }
@@ -54,67 +63,71 @@ type sentSet struct {
 	askedAt, at time.Time
 }
 
-func newResumer(cmd func(string) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
+func newResumer(cmd func(session.ID, ...string) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
 	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, note: note, runs: map[string]*sessionRun{}}
 }
 
-// submit queues the answers to req (asked at askedAt) for session id and
-// starts askuser resume unless one is running for it; what it prints goes
-// to logPath. It returns ErrAlreadyAnswered when an answer to req is
-// already on its way.
-func (r *resumer) submit(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	run := r.runs[id]
+// runLocked is session id's record, made if need be.
+func (r *resumer) runLocked(id session.ID, logPath string) *sessionRun {
+	run := r.runs[string(id)]
 	if run == nil {
-		run = &sessionRun{log: logPath, sending: map[string]bool{}}
-		r.runs[id] = run
+		run = &sessionRun{id: id, log: logPath}
+		r.runs[string(id)] = run
 	}
-	if run.sending[req.ID] {
-		return ErrAlreadyAnswered
-	}
-	run.sending[req.ID] = true
-	run.queue = append(run.queue, answerLine(req, answers))
-	run.sent = append(run.sent, sentSet{req: req, answers: answers, askedAt: askedAt, at: r.now()})
-	if !run.running {
-		r.startLocked(id, run)
-	}
-	r.hub.bump()
-	return nil
+	return run
 }
 
-// startLocked starts askuser resume for the queued answers.
-func (r *resumer) startLocked(id string, run *sessionRun) {
-	lines := run.queue
-	run.queue = nil
-	run.running, run.started, run.ended = true, r.now(), ""
-	carried := map[string]bool{}
-	for id, on := range run.sending {
-		carried[id] = on
+// noteSent records that req (asked at askedAt) of session id was answered
+// on the page with answers.
+func (r *resumer) noteSent(id session.ID, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run := r.runLocked(id, logPath)
+	run.sent = append(run.sent, sentSet{req: req, answers: answers, askedAt: askedAt, at: r.now()})
+	r.hub.bump()
+}
+
+// start runs askuser resume for session id, for why (an answer given on
+// the page, in a channel), with args; what it prints goes to logPath. One
+// already running is followed by another when it ends.
+func (r *resumer) start(id session.ID, logPath, why string, args []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run := r.runLocked(id, logPath)
+	if run.running {
+		run.queued, run.nextWhy, run.nextArgs = true, why, args
+		return
 	}
+	r.startLocked(run, why, args)
+}
+
+// startLocked starts askuser resume.
+func (r *resumer) startLocked(run *sessionRun, why string, args []string) {
+	id := string(run.id)
+	run.queued, run.running, run.started, run.ended = false, true, r.now(), ""
 	logf, err := openLog(run.log)
 	if err == nil {
-		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming with %s given on the page by a person\n",
-			r.now().Format(time.DateTime), plural(len(lines), "answer line"))
-		cmd := r.cmd(id)
-		cmd.Stdin = bytes.NewReader(bytes.Join(lines, nil))
+		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming for %s\n", r.now().Format(time.DateTime), why)
+		cmd := r.cmd(run.id, args...)
 		cmd.Stdout, cmd.Stderr = logf, logf
 		detach(cmd)
 		if err = cmd.Start(); err == nil {
-			r.note(id, "askuser resume started, with "+plural(len(lines), "answer line"))
-			go r.wait(id, run, cmd, logf, carried)
+			r.note(id, "askuser resume started, for "+why)
+			go r.wait(run, cmd, logf)
+			r.hub.bump()
 			return
 		}
 		fmt.Fprintf(logf, "--- askuser serve: could not start askuser resume: %v\n", err)
 		logf.Close()
 	}
 	r.note(id, "could not start askuser resume: "+err.Error())
-	r.endLocked(run, carried, "could not start askuser resume: "+err.Error())
+	run.running, run.ended = false, "could not start askuser resume: "+err.Error()
+	r.hub.bump()
 }
 
 // wait records how a resume ended and starts the next one if answers
 // arrived meanwhile.
-func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File, carried map[string]bool) {
+func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File) {
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	how := r.describe(code)
@@ -124,23 +137,14 @@ func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File,
 	}
 	fmt.Fprintf(logf, "--- askuser serve, %s: askuser resume ended: %s\n", r.now().Format(time.DateTime), how)
 	logf.Close()
-	r.note(id, "askuser resume ended: "+how)
+	r.note(string(run.id), "askuser resume ended: "+how)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.endLocked(run, carried, how)
-	if len(run.queue) > 0 {
-		r.startLocked(id, run)
-	}
-}
-
-// endLocked marks a process over: the sets it carried are the journal's
-// to report from now on (answered, or still pending if it failed first).
-func (r *resumer) endLocked(run *sessionRun, carried map[string]bool, how string) {
-	for id := range carried {
-		delete(run.sending, id)
-	}
 	run.running, run.ended = false, how
 	r.hub.bump()
+	if run.queued {
+		r.startLocked(run, run.nextWhy, run.nextArgs)
+	}
 }
 
 // state returns a copy of what the inbox did for session id (nil: nothing).
@@ -152,12 +156,8 @@ func (r *resumer) state(id string) *sessionRun {
 		return nil
 	}
 	c := *run
-	c.queue = nil
-	c.sending = make(map[string]bool, len(run.sending))
-	for k, v := range run.sending {
-		c.sending[k] = v
-	}
 	c.sent = append([]sentSet(nil), run.sent...)
+	c.nextArgs = append([]string(nil), run.nextArgs...)
 	return &c
 }
 
@@ -174,16 +174,20 @@ func (r *resumer) running() []string {
 	return ids
 }
 
+// openLog opens serve.log for appending, making the side directory if
+// need be. A link planted as either, or a FIFO as the log, is refused
+// (statefile): never written through, never waited on.
 func openLog(path string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := statefile.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return statefile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
-// tail returns the last limit bytes of the log, from a line start.
+// tail returns the last limit bytes of the log, from a line start ("" if
+// it is not a regular file).
 func tail(path string, limit int64) string {
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return ""
 	}

@@ -11,10 +11,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/askuser/askuser/ask"
 )
 
 //go:embed templates/*.tmpl
@@ -45,6 +44,10 @@ type Options struct {
 	Listen string
 	// Warn receives the warning a non-loopback address gets.
 	Warn io.Writer
+	// Open are handlers served without the page's token and Host checks,
+	// by path prefix: a chat channel's webhook (/channels/whatsapp), which
+	// a platform calls and guards by its own checks (a signature).
+	Open map[string]http.Handler
 	// Token is the page's token, kept by the caller across restarts
 	// (ValidToken); "" makes a new one for this server. A kept token's
 	// cookie lasts (keptCookieAge), so a bookmark outlives a restart.
@@ -58,7 +61,8 @@ type Server struct {
 	hub     *hub
 	mux     *http.ServeMux
 	http    *http.Server
-	ln      net.Listener
+	ln      *drainListener
+	conns   *connTracker
 	url     string
 	streams chan struct{}
 }
@@ -73,23 +77,23 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	if opts.Token != "" && !ValidToken(opts.Token) {
 		return nil, errors.New("the page's token must be 32 hexadecimal digits")
 	}
-	host, _, err := net.SplitHostPort(addr)
+	host, err := checkListen(addr)
 	if err != nil {
-		why := err.Error()
-		var ae *net.AddrError
-		if errors.As(err, &ae) {
-			why = ae.Err // without the address, which is quoted in part
-		}
-		return nil, fmt.Errorf("%w %s: %s; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, ask.Excerpt(addr), why)
+		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, host)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, err
+	}
+	tcp, ok := ln.(*net.TCPListener)
+	if !ok {
+		ln.Close()
+		return nil, fmt.Errorf("listen on %s: %w", addr, errNotTCP)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	loopback := loopbackHost(host)
-	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
-		streams: make(chan struct{}, maxStreams)}
+	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: newDrainListener(tcp),
+		conns: newConnTracker(), streams: make(chan struct{}, maxStreams)}
 	if opts.Token != "" {
 		s.guard.token, s.guard.cookieAge = opts.Token, keptCookieAge
 	}
@@ -107,9 +111,27 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
 	s.mux.HandleFunc("GET /events", s.events)
-	s.http = &http.Server{Handler: s.guard.wrap(s.mux), ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
+	s.http = &http.Server{Handler: openRoutes(opts.Open, s.guard.wrap(s.mux)), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: httpMaxHeaderBytes,
+		ConnState: s.conns.state}
 	return s, nil
+}
+
+// openRoutes sends a request under one of open's prefixes to its handler,
+// and every other to guarded.
+func openRoutes(open map[string]http.Handler, guarded http.Handler) http.Handler {
+	if len(open) == 0 {
+		return guarded
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for prefix, h := range open {
+			if r.URL.Path == prefix || strings.HasPrefix(r.URL.Path, prefix+"/") {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		guarded.ServeHTTP(w, r)
+	})
 }
 
 // start serves in the background.
@@ -124,9 +146,13 @@ func (s *Server) URL() string { return s.url }
 func (s *Server) Handler() http.Handler { return s.http.Handler }
 
 // Close tells open pages that askuser stopped, then stops serving,
-// letting requests under way finish until ctx ends.
+// answering every request already made (those still in the listener's
+// backlog too) until ctx ends; see drain.go.
 func (s *Server) Close(ctx context.Context) error {
 	s.hub.close()
+	s.http.SetKeepAlivesEnabled(false) // each answer closes its connection
+	s.ln.drain(ctx)
+	_ = s.conns.idle(ctx)
 	return s.http.Shutdown(ctx)
 }
 

@@ -24,23 +24,20 @@ type sessionData struct {
 // waits on and for those answered here, the Progress box of what
 // askuser resume did with them, its result and its transcript.
 func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	sum := sess.Summary()
-	id := sess.Meta.ID
+	id := string(sess.Meta.ID)
 	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
-		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
+		Status: sum.StatusWords(), StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
 	if sum.CancelReason != "" {
 		d.Status += ": " + ask.Display(sum.CancelReason)
 	}
-	what := waitingWhat(sum.Questions, "a question")
-	if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
-		d.Status = "waiting on " + what
-	}
+	what := session.WaitingWhat(sum.Questions, session.QuestionSets)
 	run := in.runs.state(id)
 	failed := in.pendingCards(&d, sum.Questions, run)
 	if run != nil {
@@ -57,32 +54,32 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // pendingCards adds the cards of the sets the session waits on, then of
-// those answered on this page since, the last answer of each once. failed
-// reports a set answered here that is pending still: the resume that
-// carried its answer ended without the session taking it.
+// those answered on this page since, the last answer of each once. A set
+// whose answer waits in its mailbox (given here, or in a chat channel)
+// shows it. failed reports an answer given here that the session has not
+// taken though the resume that was to take it ended.
 func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessionRun) (failed bool) {
 	busy := (run == nil || !run.running) && in.store.InUse(d.ID)
 	shown := map[string]bool{}
 	for _, w := range sets {
 		key := setKey(w.ID)
 		shown[key] = true
-		sent, wasSent := in.sentCard(d.ID, run, key)
-		if wasSent && sent.State == stateSent {
-			d.Cards = append(d.Cards, sent)
+		if v, ok := in.sentCard(d.ID, run, key, true); ok {
+			failed = failed || !run.running && run.ended != ""
+			d.Cards = append(d.Cards, v) // answered here, not taken yet
+			continue
+		}
+		if v, ok := in.mailedCard(d.ID, run, w); ok {
+			d.Cards = append(d.Cards, v) // answered elsewhere, not taken yet
 			continue
 		}
 		v := in.openCard(d.ID, w.Request, w.AskedAt)
-		if busy {
-			// Its own process asks it now: answered here, the answer
-			// could not reach the session.
+		if busy && !in.answers.Live(d.ID, w) {
+			// Its own process asks it now, and does not wait on the
+			// mailbox: answered here, the answer could not reach it.
 			v.State, v.Note = stateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
 		} else {
 			d.Open++
-		}
-		if wasSent {
-			failed = true
-			v.Flash = "Your answer from " + sent.ClosedAt.Local().Format("15:04") + " did not reach the session: " +
-				run.ended + ". Answer again; Progress below says what happened."
 		}
 		d.Cards = append(d.Cards, v)
 	}
@@ -92,7 +89,7 @@ func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessi
 	for i := len(run.sent) - 1; i >= 0; i-- {
 		if key := setKey(run.sent[i].req.ID); !shown[key] {
 			shown[key] = true
-			v, _ := in.sentCard(d.ID, run, key)
+			v, _ := in.sentCard(d.ID, run, key, false)
 			d.Cards = append(d.Cards, v)
 		}
 	}
@@ -102,7 +99,7 @@ func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessi
 // showInput answers a card's "open the whole text": the detail of a set
 // the session waits on, or of one answered on this page.
 func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
@@ -114,7 +111,7 @@ func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if run := in.runs.state(sess.Meta.ID); run != nil {
+	if run := in.runs.state(string(sess.Meta.ID)); run != nil {
 		for _, s := range run.sent {
 			if setKey(s.req.ID) == key {
 				serveDetail(w, s.req)
@@ -122,5 +119,5 @@ func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	refuse(w, http.StatusNotFound, "session "+sess.Meta.ID+" has no question set at that address; reload its page")
+	refuse(w, http.StatusNotFound, "session "+string(sess.Meta.ID)+" has no question set at that address; reload its page")
 }

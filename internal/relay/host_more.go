@@ -1,0 +1,40 @@
+package relay
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/askuser/askuser/internal/channel"
+)
+
+var (
+	_ channel.Lister  = (*host)(nil)
+	_ channel.Noticer = (*host)(nil)
+)
+
+// Waiting implements channel.Lister: the sets still waiting that this
+// channel serves, with the state it saved for each.
+func (h *host) Waiting(ctx context.Context) ([]channel.Pending, error) {
+	entries, err := h.r.cfg.Registry.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []channel.Pending
+	for _, e := range entries {
+		if !e.Pending() || !h.r.wants(e, h.name()) {
+			continue
+		}
+		var state json.RawMessage
+		if s := e.Sent[h.name()]; s != nil {
+			state = s.State
+		}
+		out = append(out, channel.Pending{Set: h.r.setOf(e, h.name()), State: state})
+	}
+	return out, nil
+}
+
+// Notice implements channel.Noticer: the relay's log, once per key and
+// text.
+func (h *host) Notice(key, text string) {
+	h.r.logf(h.name()+" notice "+key, "askuser: %s: %s", h.name(), text)
+}

@@ -1,0 +1,228 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/session"
+)
+
+// pass looks at every registered set once: learns what became of it,
+// sends it where it is not yet, shows its outcome where it is, and, in
+// askuser serve, takes care of late answers and prunes.
+func (r *Relay) pass(ctx context.Context) {
+	entries, err := r.cfg.Registry.List(ctx)
+	if err != nil {
+		r.logf("registry", "askuser: %v", err)
+	} else {
+		r.logf("registry", "")
+	}
+	held := r.heldNames()
+	for i, e := range entries {
+		if ctx.Err() != nil {
+			return
+		}
+		if e.Pending() && (r.cfg.Inbox || r.wantsAny(e, held)) {
+			e = r.settle(ctx, e)
+			entries[i] = e
+		}
+		for _, name := range held {
+			if r.wants(e, name) {
+				r.show(ctx, name, e)
+			}
+		}
+	}
+	if r.cfg.Inbox {
+		r.lateAnswers(ctx, entries)
+		r.prune(ctx, entries)
+	}
+}
+
+func (r *Relay) wantsAny(e session.Entry, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return r.wants(e, n) })
+}
+
+// settle learns whether waiting set e was answered, withdrawn or
+// cancelled: from its mailbox, its asker's lock, or its journal.
+func (r *Relay) settle(ctx context.Context, e session.Entry) session.Entry {
+	d, ok, err := r.cfg.Mailbox.Get(ctx, session.Box{Session: e.Session, Key: e.Key})
+	switch {
+	case err != nil:
+		r.logf(e.Key, "askuser: %v", err)
+		return e
+	case ok:
+		// Posted, but not marked: the inbox page or a terminal posted
+		// it, or the relay that took a tap was killed in between. A tap
+		// taken so is a late answer (a resume that relay started may
+		// hold the session now), and so is any answer nobody waits on:
+		// the session is resumed for it, and followed up.
+		late := e.Session != "" && d.Answers[0].Declined == nil && (d.Who != nil || !r.cfg.Sessions.InUse(e.Session))
+		return r.settleWith(ctx, e, d, late)
+	case e.Session == "":
+		if !r.cfg.Registry.Held(e.Key) && r.cfg.Now().Sub(e.Updated) > holdGrace {
+			return r.settleOutcome(ctx, e, withdrawn("the asking process ended", r.cfg.Now()))
+		}
+		return e
+	}
+	return r.settleJournal(ctx, e, false)
+}
+
+// settleJournal reads e's session (at most every journalEvery, unless
+// now) to learn whether the set was settled another way: answered before
+// the mailbox existed, cancelled, or the session removed.
+func (r *Relay) settleJournal(ctx context.Context, e session.Entry, now bool) session.Entry {
+	r.mu.Lock()
+	last := r.checked[e.Key]
+	due := now || r.cfg.Now().Sub(last) >= journalEvery
+	if due {
+		r.checked[e.Key] = r.cfg.Now()
+	}
+	r.mu.Unlock()
+	if !due {
+		return e
+	}
+	sess, err := r.cfg.Sessions.Load(e.Session)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return r.settleOutcome(ctx, e, withdrawn("the session was removed", r.cfg.Now()))
+	case err != nil:
+		r.logf(e.Key, "askuser: %v", err)
+		return e
+	case waitsFor(sess, e):
+		return e
+	case sess.Cancelled != nil:
+		why := "the person declined to answer"
+		if sess.Cancelled.Reason != "" {
+			why += ": " + sess.Cancelled.Reason
+		}
+		return r.settleOutcome(ctx, e, session.Outcome{State: channel.Cancelled, Why: why, At: sess.Cancelled.At, Text: "Cancelled: " + why + "."})
+	}
+	return r.settleOutcome(ctx, e, session.Outcome{State: channel.Answered, By: "elsewhere", At: r.cfg.Now(), Text: "Answered elsewhere."})
+}
+
+// waitsFor reports whether sess still waits on e's set.
+func waitsFor(sess *session.Session, e session.Entry) bool {
+	for _, w := range sess.Waiting() {
+		if w.ID == e.Request.ID && w.AskedAt.Equal(e.AskedAt) {
+			return true
+		}
+	}
+	return false
+}
+
+// settleWith marks e answered (or cancelled) by d; late says nobody
+// waited on it, so its session is to be resumed; deliveries are the tap
+// ids that carried it.
+func (r *Relay) settleWith(ctx context.Context, e session.Entry, d session.Delivery, late bool, deliveries ...string) session.Entry {
+	out, err := r.cfg.Registry.Update(ctx, e.Key, func(e *session.Entry, found bool) error {
+		if !found {
+			return session.ErrNoEntry
+		}
+		for _, id := range deliveries {
+			if id != "" && !slices.Contains(e.Deliveries, id) {
+				e.Deliveries = append(e.Deliveries, id)
+			}
+		}
+		if n := len(e.Deliveries); n > maxDeliveries {
+			e.Deliveries = e.Deliveries[n-maxDeliveries:]
+		}
+		if e.Pending() {
+			e.Outcome, e.Late = outcomeOf(d), late
+		}
+		return nil
+	})
+	if err != nil {
+		r.logf(e.Key, "askuser: %v", err)
+		return e
+	}
+	r.logf(e.Key, "")
+	return out
+}
+
+// settleOutcome gives waiting set e outcome o.
+func (r *Relay) settleOutcome(ctx context.Context, e session.Entry, o session.Outcome) session.Entry {
+	out, err := r.cfg.Registry.Update(ctx, e.Key, func(e *session.Entry, found bool) error {
+		if !found || !e.Pending() {
+			return errNoChange
+		}
+		e.Outcome = o
+		return nil
+	})
+	if err != nil {
+		return e
+	}
+	return out
+}
+
+// show sends e to channel name when it waits and is not there yet (or
+// only in an older revision), and shows its outcome on its widget once it
+// no longer waits. Failures are retried with backoff.
+func (r *Relay) show(ctx context.Context, name string, e session.Entry) {
+	s, ok := r.served(name)
+	if !ok {
+		return
+	}
+	sent := e.Sent[name]
+	if sent == nil {
+		sent = &session.Sent{}
+	}
+	if !sent.NextTry.IsZero() && r.cfg.Now().Before(sent.NextTry) {
+		return
+	}
+	switch {
+	case e.Pending() && (len(sent.Ref) == 0 || sent.Rev != e.Rev):
+		if len(sent.Ref) > 0 {
+			_ = s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: channel.Withdrawn, Text: "Replaced by a newer message."})
+		}
+		set := r.setOf(e, name)
+		ref, err := s.Channel.Send(ctx, set)
+		r.record(ctx, e.Key, name, "send", err, func(x *session.Sent) { x.Ref, x.Rev, x.Shown = ref, set.Rev, "" })
+	case !e.Pending() && len(sent.Ref) > 0 && sent.Shown != e.Outcome.State:
+		o := e.Outcome
+		err := s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: o.State, Text: o.Text})
+		r.record(ctx, e.Key, name, "update", err, func(x *session.Sent) { x.Shown = o.State })
+	}
+}
+
+// record keeps the result of an attempt on channel name: done on success,
+// a retry time with backoff on failure (an hour when the platform refused
+// for good), said once in the log.
+func (r *Relay) record(ctx context.Context, key, name, what string, err error, done func(*session.Sent)) {
+	var tries int
+	var next time.Time
+	_, uerr := r.cfg.Registry.Update(context.WithoutCancel(ctx), key, func(e *session.Entry, found bool) error {
+		if !found {
+			return session.ErrNoEntry
+		}
+		x := sentFor(e, name)
+		if err == nil {
+			done(x)
+			x.Tries, x.NextTry, x.Err = 0, time.Time{}, ""
+			return nil
+		}
+		x.Tries++
+		x.NextTry, x.Err = r.cfg.Now().Add(backoff(r.cfg.RetryBase, x.Tries, err)), err.Error()
+		tries, next = x.Tries, x.NextTry
+		return nil
+	})
+	subject := name + " " + key
+	switch {
+	case uerr != nil && !errors.Is(uerr, session.ErrNoEntry):
+		r.logf(subject, "askuser: %s: %v", name, uerr)
+	case err != nil:
+		r.logf(subject, "askuser: %s: could not %s question %s (attempt %d, next at %s): %v", name, what, key, tries, next.Local().Format("15:04:05"), err)
+	default:
+		r.logf(subject, "")
+	}
+}
+
+// backoff is how long to wait after the n-th failure in a row.
+func backoff(base time.Duration, n int, err error) time.Duration {
+	if errors.Is(err, channel.ErrRefused) {
+		return time.Hour
+	}
+	return min(base<<min(n-1, 9), 5*time.Minute)
+}
