@@ -71,10 +71,10 @@ func TestWebCard(t *testing.T) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(p.url(t)),
 		chromedp.WaitVisible(css(`form.set`)),
-		chromedp.Click(css(`input[name="q0"][value="2"]`)),
-		chromedp.Click(css(`input[name="q1"][value="0"]`)),
-		chromedp.Click(css(`input[name="q1"][value="2"]`)),
-		chromedp.SendKeys(css(`input[name="q2.other"]`), "bun"),
+		click(`input[name="q0"][value="2"]`),
+		click(`input[name="q1"][value="0"]`),
+		click(`input[name="q1"][value="2"]`),
+		typeInto(`input[name="q2.other"]`, "bun"),
 	)
 	if err != nil {
 		t.Fatalf("answering in the browser: %v\nstderr: %s", err, p.stderr)
@@ -84,14 +84,15 @@ func TestWebCard(t *testing.T) {
 		t.Errorf("typing under Other did not tick Other (%v)", err)
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(css(`form.set button[type="submit"]`)),
+		click(`form.set button[type="submit"]`),
 		chromedp.WaitVisible(css(`.card[data-state="answered"]`)),
 	)
 	if err != nil {
 		t.Fatalf("submitting: %v\nstderr: %s", err, p.stderr)
 	}
-	shown, _ := chromedp.Run(ctx, chromedp.Text(css(`.card .answers`)))
-	for _, want := range []string{"SQLite", "TypeScript, Tailwind CSS", "Other: bun"} {
+	wants := []string{"SQLite", "TypeScript, Tailwind CSS", "Other: bun"}
+	shown := pageText(t, ctx, `.card .answers`, wants...)
+	for _, want := range wants {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the answered card shows %q, lacking %q", shown, want)
 		}
@@ -114,7 +115,7 @@ func TestWebCardKeyboardPhone(t *testing.T) {
 	if err := chromedp.Do(ctx, darkMode(), chromedp.Navigate(p.url(t)), chromedp.WaitVisible(css(`form.set`))); err != nil {
 		t.Fatal(err)
 	}
-	focus := func(keys, want string) {
+	press := func(keys, want string) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(keys)); err != nil {
 			t.Fatal(err)
@@ -124,13 +125,13 @@ func TestWebCardKeyboardPhone(t *testing.T) {
 			t.Fatalf("after %q the focus is on %q (%v), want %q", keys, got, err, want)
 		}
 	}
-	focus("\t\t", "q0=0")         // past the header's link, to the preselected radio
-	focus("\u0301\u0301", "q0=2") // arrows choose SQLite
-	focus("\t\t", "q1=0")         // past Other's box, to TypeScript
-	focus(" \t\t", "q1=2")        // tick it, on to Tailwind CSS
-	focus(" \t\t\t\t", "q2=0")    // tick it, on past Storybook, Other and its box
-	focus("\t", "q2.other=")      // Other's box of the last question
-	focus("bun", "q2.other=bun")  // typing ticks Other
+	press("\t\t", "q0=0")         // past the header's link, to the preselected radio
+	press("\u0301\u0301", "q0=2") // arrows choose SQLite
+	press("\t\t", "q1=0")         // past Other's box, to TypeScript
+	press(" \t\t", "q1=2")        // tick it, on to Tailwind CSS
+	press(" \t\t\t\t", "q2=0")    // tick it, on past Storybook, Other and its box
+	press("\t", "q2.other=")      // Other's box of the last question
+	press("bun", "q2.other=bun")  // typing ticks Other
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("\r"), chromedp.WaitVisible(css(`.card[data-state="answered"]`))); err != nil {
 		t.Fatalf("Enter did not submit: %v", err)
 	}
@@ -221,7 +222,7 @@ func openApproval(t *testing.T, ctx context.Context, p *bgAskuser) string {
 	card := `article[aria-label="Approval: Approve"][data-state="open"] `
 	err := chromedp.Do(ctx,
 		chromedp.WaitVisible(css(card+`details.detail > summary`)),
-		chromedp.Focus(css(card+`details.detail > summary`)),
+		focus(card+`details.detail > summary`),
 		chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(css(card+`details.detail[open] .jv-block`)),
 	)
@@ -265,8 +266,8 @@ func TestWebApprovalCard(t *testing.T) {
 		t.Errorf("the content block: white-space %v, overflow-wrap %v, background %v; want pre-wrap, anywhere, the dark one", layout[2], layout[3], layout[4])
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(css(`article[aria-label="Approval: Approve"] input[value="0"]`)),
-		chromedp.Click(css(`article[aria-label="Approval: Approve"] button[type="submit"]`)),
+		click(`article[aria-label="Approval: Approve"] input[value="0"]`),
+		click(`article[aria-label="Approval: Approve"] button[type="submit"]`),
 		chromedp.WaitVisible(css(`article[aria-label="Approval: Approve"][data-state="answered"] details.detail`)),
 	)
 	if err != nil {

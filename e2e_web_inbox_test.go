@@ -58,15 +58,15 @@ func TestWebRunLive(t *testing.T) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(pageURL),
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll('.card[data-state="open"]').length === 2`),
-		chromedp.SendKeys(css(db+`input.other-text`), "maybe Turso"),
+		typeInto(db+`input.other-text`, "maybe Turso"),
 	)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, p.stderr)
 	}
 	merges, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("main").dataset.merges || "0"`))
 	err = chromedp.Do(ctx,
-		chromedp.Click(css(region+`input[value="1"]`)),
-		chromedp.Click(css(region+`button[type="submit"]`)),
+		click(region+`input[value="1"]`),
+		click(region+`button[type="submit"]`),
 		chromedp.WaitVisible(css(`article[aria-label="Question: Region"][data-state="answered"]`)),
 		// The event stream's update redraws what changed, and only that.
 		chromedp.Poll[chromedp.Void](`(document.getElementById("main").dataset.merges || "0") !== "`+merges+`"`),
@@ -74,15 +74,16 @@ func TestWebRunLive(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, p.stderr)
 	}
-	if typed, _ := chromedp.Run(ctx, chromedp.Value(css(db+`input.other-text`))); typed != "maybe Turso" {
-		t.Errorf("answering one card lost what was typed into the other: %q", typed)
+	typed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('`+db+`input.other-text').value`))
+	if err != nil || typed != "maybe Turso" {
+		t.Errorf("answering one card lost what was typed into the other: %q (%v)", typed, err)
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Click(css(db+`input[value="1"]`)),
-		chromedp.Click(css(db+`button[type="submit"]`)),
+		click(db+`input[value="1"]`),
+		click(db+`button[type="submit"]`),
 		chromedp.WaitVisible(css(`article[aria-label="Question: Deploy"][data-state="open"]`)),
-		chromedp.Click(css(`article[aria-label="Question: Deploy"] input[value="0"]`)),
-		chromedp.Click(css(`article[aria-label="Question: Deploy"] button[type="submit"]`)),
+		click(`article[aria-label="Question: Deploy"] input[value="0"]`),
+		click(`article[aria-label="Question: Deploy"] button[type="submit"]`),
 	)
 	if err != nil {
 		t.Fatalf("%v\nstderr: %s", err, p.stderr)
@@ -135,27 +136,30 @@ func TestWebInbox(t *testing.T) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(string(link)),
 		chromedp.WaitVisible(css(`form.set`)),
-		chromedp.Click(css(`input[name="q0"][value="1"]`)),
-		chromedp.Click(css(`input[name="q1"][value="0"]`)),
-		chromedp.Click(css(`input[name="q1"][value="1"]`)),
-		chromedp.Click(css(`form.set button[type="submit"]`)),
+		click(`input[name="q0"][value="1"]`),
+		click(`input[name="q1"][value="0"]`),
+		click(`input[name="q1"][value="1"]`),
+		click(`form.set button[type="submit"]`),
 		chromedp.WaitVisible(css(`#result`)),
 	)
 	if err != nil {
 		t.Fatalf("answering in the inbox: %v\nstderr: %s", err, p.stderr)
 	}
-	result, _ := chromedp.Run(ctx, chromedp.Text(css(`#result`)))
-	for _, want := range []string{"Selected: JWT", "Selected: Google, GitHub", "Answered later: by a person"} {
+	wants := []string{"Selected: JWT", "Selected: Google, GitHub", "Answered later: by a person"}
+	result := pageText(t, ctx, `#result`, wants...)
+	for _, want := range wants {
 		if !strings.Contains(result, want) {
 			t.Errorf("the page's result lacks %q:\n%s", want, result)
 		}
 	}
 	t.Logf("inbox: answered and finished in %s (serve start to result on the page)", time.Since(began).Round(time.Millisecond))
-	err = chromedp.Do(ctx, chromedp.Click(css(`#summary a[href="/"]`)), chromedp.WaitVisible(css(`#others a.session`)))
+	err = chromedp.Do(ctx, click(`#summary a[href="/"]`), chromedp.WaitVisible(css(`#others a.session`)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed, _ := chromedp.Run(ctx, chromedp.Text(css(`#others`)))
+	// Listed as it is once serve's resume has ended: until then it may
+	// still say resuming.
+	listed := pageText(t, ctx, `#others`, "Add authentication to my app", "finished")
 	if !strings.Contains(listed, "Add authentication to my app") || !strings.Contains(listed, "finished") {
 		t.Errorf("the inbox lists:\n%s", listed)
 	}

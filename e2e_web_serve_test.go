@@ -45,12 +45,12 @@ func TestWebInboxApproval(t *testing.T) {
 	approval := `article[aria-label="Approval: Approve"]`
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(inboxURL),
-		chromedp.Click(css(`#waiting a.session`)),
+		click(`#waiting a.session`),
 		chromedp.WaitVisible(css(`form.set`)),
-		chromedp.Click(css(`input[name="q0"][value="1"]`)),
-		chromedp.Click(css(`input[name="q1"][value="0"]`)),
-		chromedp.Click(css(`input[name="q1"][value="1"]`)),
-		chromedp.Click(css(`form.set button[type="submit"]`)),
+		click(`input[name="q0"][value="1"]`),
+		click(`input[name="q1"][value="0"]`),
+		click(`input[name="q1"][value="1"]`),
+		click(`form.set button[type="submit"]`),
 		chromedp.WaitVisible(css(approval+`[data-state="open"]`)),
 		chromedp.Poll[chromedp.Void](`/now waits on/.test(document.querySelector('#progress').innerText)`),
 	)
@@ -62,8 +62,8 @@ func TestWebInboxApproval(t *testing.T) {
 		"The session took the answer: Auth Method: JWT; Providers: Google, GitHub")
 	shown := openApproval(t, ctx, p)
 	err = chromedp.Do(ctx,
-		chromedp.Click(css(approval+` input[value="0"]`)),
-		chromedp.Click(css(approval+` button[type="submit"]`)),
+		click(approval+` input[value="0"]`),
+		click(approval+` button[type="submit"]`),
 		chromedp.WaitVisible(css(`#result`)),
 		chromedp.Poll[chromedp.Void](`/finished/.test(document.querySelector('#progress .progress-status').innerText)`),
 	)

@@ -13,9 +13,11 @@ import (
 	"github.com/askuser/askuser/internal/fakeprovider"
 )
 
-// testIdle is the idle timeout of the stall tests: long enough for a
-// loaded machine to stream a turn, short enough to keep the tests quick.
-const testIdle = 300 * time.Millisecond
+// testIdle is the idle timeout of the stall tests where the server sends
+// something: long against a scheduling delay on a loaded machine (the
+// fake server's chunks follow each other at once), so only a server that
+// really went silent trips it.
+const testIdle = time.Second
 
 // stallLimit bounds how long a stalled call may take to end: the idle
 // timeout per attempt, and slack.
@@ -43,7 +45,7 @@ func TestStreamStallAfterText(t *testing.T) {
 			var sink textSink
 			_, err := timed(t, k.make(srv, ProviderConfig{StreamIdleTimeout: testIdle}), sink.add)
 			pe := wantProviderError(t, err)
-			if pe.Message != "the stream stalled: no data from the server for 300ms" || pe.Status != 0 {
+			if pe.Message != "the stream stalled: no data from the server for 1s" || pe.Status != 0 {
 				t.Errorf("message %q status %d", pe.Message, pe.Status)
 			}
 			for _, want := range []string{"check the connection and --base-url", "--stream-idle-timeout", "the reply had begun, so it was not repeated"} {
@@ -88,7 +90,7 @@ func TestResponseHeadersStall(t *testing.T) {
 			defer srv.Close()
 			_, err := timed(t, k.make(srv, ProviderConfig{StreamIdleTimeout: testIdle, MaxRetries: 1}), nil)
 			pe := wantProviderError(t, err)
-			if pe.Message != "no response from the server within 300ms" || !strings.Contains(pe.Hint, "retried 1 time") {
+			if pe.Message != "no response from the server within 1s" || !strings.Contains(pe.Hint, "retried 1 time") {
 				t.Errorf("got %q (hint %q)", pe.Message, pe.Hint)
 			}
 			if n := len(srv.Requests()); n != 2 {
@@ -139,12 +141,11 @@ func TestIdleTimeoutConfig(t *testing.T) {
 	}
 }
 
-// stubTransport answers with a body that sends a byte every gap, n times,
-// then EOF, and waits for the request's context when gap is 0 (before the
-// headers when stallHeaders). It reports the context it was given.
+// stubTransport answers with a stubBody, or, when stallHeaders, waits for
+// the request's context before the headers. It reports the context it
+// was given.
 type stubTransport struct {
-	gap          time.Duration
-	n            int
+	body         stubBody
 	stallHeaders bool
 	ctx          chan context.Context
 }
@@ -156,21 +157,48 @@ func (s *stubTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	pr, pw := io.Pipe()
-	go func() {
-		for range s.n {
-			select {
-			case <-ctx.Done():
-				pw.CloseWithError(ctx.Err())
-				return
-			case <-time.After(s.gap):
-				pw.Write([]byte("x"))
-			}
-		}
-		pw.Close()
-	}()
-	return &http.Response{StatusCode: 200, Body: pr, Header: http.Header{}}, nil
+	body := s.body
+	body.ctx, body.start = ctx, time.Now()
+	return &http.Response{StatusCode: 200, Body: &body, Header: http.Header{}}, nil
 }
+
+// stubBody is a server that sends a byte every gap (at once when gap is
+// 0), at least n bytes and for at least lasting, then ends. Each Read
+// waits for the next byte; like a real connection's body, it fails once
+// the request's context is done, even when a byte is ready, so a watchdog
+// that fires at the wrong time is seen.
+type stubBody struct {
+	gap     time.Duration
+	n       int
+	lasting time.Duration
+
+	ctx   context.Context
+	start time.Time
+	sent  int
+}
+
+func (b *stubBody) Read(p []byte) (int, error) {
+	if b.sent >= b.n && time.Since(b.start) >= b.lasting {
+		return 0, io.EOF
+	}
+	next := time.NewTimer(b.gap)
+	defer next.Stop()
+	select {
+	case <-b.ctx.Done():
+	case <-next.C:
+	}
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = 'x'
+	b.sent++
+	return 1, nil
+}
+
+func (b *stubBody) Close() error { return nil }
 
 func idleRoundTrip(t *testing.T, s *stubTransport, idle time.Duration) (*http.Response, context.Context, error) {
 	t.Helper()
@@ -180,26 +208,32 @@ func idleRoundTrip(t *testing.T, s *stubTransport, idle time.Duration) (*http.Re
 	return res, <-s.ctx, err
 }
 
-// The watchdog itself: a steady trickle slower than nothing but faster
-// than the timeout passes; silence fails with a stallError; a reader that
-// is slow to come back is not the server's fault; Close releases the
-// request's context, so nothing is left running.
+// The watchdog itself: a steady trickle that lasts longer than the
+// timeout passes; silence fails with a stallError; a reader that is slow
+// to come back is not the server's fault; Close releases the request's
+// context, so nothing is left running.
+//
+// Where the server sends, the timeout (steadyIdle) is long against a
+// scheduling delay and the gaps short against the timeout, so only a
+// watchdog that runs out when it should not fails; where the server is
+// silent, a short timeout only ends the wait sooner.
 func TestIdleTransport(t *testing.T) {
-	const idle = 150 * time.Millisecond
-	res, ctx, err := idleRoundTrip(t, &stubTransport{gap: idle / 3, n: 12}, idle)
+	const steadyIdle, silentIdle = time.Second, 50 * time.Millisecond
+	trickle := stubBody{gap: 20 * time.Millisecond, n: 1, lasting: steadyIdle * 3 / 2}
+	res, ctx, err := idleRoundTrip(t, &stubTransport{body: trickle}, steadyIdle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, err := io.ReadAll(res.Body)
-	if err != nil || len(b) != 12 {
-		t.Errorf("a steady trickle: read %d bytes, %v", len(b), err)
+	if err != nil || len(b) == 0 {
+		t.Errorf("a steady trickle for %v: read %d bytes, %v", trickle.lasting, len(b), err)
 	}
 	res.Body.Close()
 	if ctx.Err() == nil {
 		t.Error("Close left the request's context alive")
 	}
 
-	res, _, err = idleRoundTrip(t, &stubTransport{gap: time.Hour, n: 1}, idle)
+	res, _, err = idleRoundTrip(t, &stubTransport{body: stubBody{gap: time.Hour, n: 1}}, silentIdle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,20 +243,21 @@ func TestIdleTransport(t *testing.T) {
 	}
 	res.Body.Close()
 
-	res, _, err = idleRoundTrip(t, &stubTransport{gap: time.Millisecond, n: 2}, idle)
+	res, _, err = idleRoundTrip(t, &stubTransport{body: stubBody{n: 2}}, steadyIdle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 1)
-	for i := range 2 {
-		if _, err := res.Body.Read(buf); err != nil {
-			t.Fatalf("read %d after a slow reader: %v", i, err)
-		}
-		time.Sleep(3 * idle) // the caller is busy, the server is not to blame
+	if _, err := res.Body.Read(buf); err != nil {
+		t.Fatalf("first read: %v", err)
+	}
+	time.Sleep(2 * steadyIdle) // the caller is busy, the server is not to blame
+	if _, err := res.Body.Read(buf); err != nil {
+		t.Errorf("a read after the caller was away for twice the timeout: %v", err)
 	}
 	res.Body.Close()
 
-	_, _, err = idleRoundTrip(t, &stubTransport{stallHeaders: true}, idle)
+	_, _, err = idleRoundTrip(t, &stubTransport{stallHeaders: true}, silentIdle)
 	if !errors.As(err, &stall) || !stall.headers {
 		t.Errorf("no headers: %v, want a stall before the headers", err)
 	}
@@ -231,22 +266,34 @@ func TestIdleTransport(t *testing.T) {
 // Calls, stalled or not, leave nothing running: the watchdog's timers are
 // stopped, its contexts released and the connections closed. Not
 // parallel, so the count is this test's own.
+//
+// Each call has a server of its own: a call cut off before the server
+// read its request takes no turn, so calls sharing one script could get
+// each other's turns. The servers of the stalled calls are silent, so
+// their short timeout cannot run out early; the last call streams, so its
+// timeout is long against a scheduling delay. The wait for the goroutines
+// to end only bounds a leak: on a loaded machine they may take a while.
 func TestStallsLeaveNoGoroutines(t *testing.T) {
 	base := runtime.NumGoroutine()
+	call := func(k providerKind, turn fakeprovider.Turn, idle time.Duration) error {
+		srv := k.serve(turn)
+		defer srv.Close()
+		_, err := k.make(srv, ProviderConfig{StreamIdleTimeout: idle, MaxRetries: -1}).Complete(providerCtx(t), firstRequest(), func(string) {})
+		return err
+	}
 	for _, k := range providerKinds {
 		for range 5 {
-			srv := k.serve(fakeprovider.Turn{Text: "Thinking", Hang: true}, fakeprovider.Turn{HangHeaders: true}, fakeprovider.Turn{Hang: true},
-				fakeprovider.Turn{Text: "fine"})
-			p := k.make(srv, ProviderConfig{StreamIdleTimeout: 50 * time.Millisecond, MaxRetries: -1})
-			for i := range 4 {
-				if _, err := p.Complete(providerCtx(t), firstRequest(), func(string) {}); (err == nil) != (i == 3) {
-					t.Fatalf("call %d: %v", i, err)
+			for _, turn := range []fakeprovider.Turn{{Text: "Thinking", Hang: true}, {HangHeaders: true}, {Hang: true}} {
+				if err := call(k, turn, 50*time.Millisecond); err == nil {
+					t.Fatalf("%s %+v: no error from a silent server", k.name, turn)
 				}
 			}
-			srv.Close()
+			if err := call(k, fakeprovider.Turn{Text: "fine"}, testIdle); err != nil {
+				t.Fatalf("%s: %v", k.name, err)
+			}
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/termtest"
@@ -115,7 +114,12 @@ func TestSurveyTypeahead(t *testing.T) {
 			t.Parallel()
 			tm := termtest.New(t, 80, 24)
 			tm.Send("3\r", "1\r")
-			time.Sleep(50 * time.Millisecond) // in the terminal's input queue
+			// The terminal echoes what it has queued for reading: once
+			// both lines are echoed, both are there when the prompt starts.
+			tm.Wait("the keys typed ahead, echoed", func(s *termtest.Screen) bool {
+				lines := s.Lines()
+				return lines[0] == "3" && lines[1] == "1"
+			})
 			var setup func(*Survey)
 			if mode == "plain" {
 				setup = plain

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,13 +34,21 @@ func TestWorking(t *testing.T) {
 	for _, dumb := range []bool{false, true} {
 		var buf lockedBuffer
 		w := &working{w: &buf, dumb: dumb}
+		began := time.Now()
 		w.start()
 		w.start() // running: no second line
-		time.Sleep(workingDelay + 2*workingTick)
+		// It shows once the delay has passed; how soon after is the
+		// scheduler's business, so wait for it (the bound only ends a
+		// wait for an indicator that never shows).
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), "working") && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		w.stop()
 		out := buf.String()
-		if !strings.Contains(out, "working 0s") {
+		if m := regexp.MustCompile(`working (\d+)s`).FindStringSubmatch(out); m == nil {
 			t.Errorf("dumb=%v: the indicator never showed: %q", dumb, out)
+		} else if n, _ := strconv.Atoi(m[1]); n > int(time.Since(began).Seconds()) {
+			t.Errorf("dumb=%v: %q counts more seconds than have passed since start", dumb, out)
 		}
 		if dumb && strings.Contains(out, "\x1b") {
 			t.Errorf("TERM=dumb, yet escape sequences: %q", out)

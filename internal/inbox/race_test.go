@@ -68,6 +68,12 @@ func TestCardRaceTerminalFirst(t *testing.T) {
 	req := authSet("toolu_1")
 	claimed, release := make(chan struct{}), make(chan struct{})
 	terminal := terminalFE(func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		// The person picks at the terminal while the card is on the page:
+		// the race starts both frontends at once, and a card not shown
+		// yet is no card the page could answer.
+		if !g.cardShown(setKey(req.ID)) {
+			t.Error("the card never showed")
+		}
 		answers := terminalPick(t, req)
 		if !ask.ClaimerOf(ctx).Claim(answers) {
 			t.Error("the terminal's claim, made first, lost")

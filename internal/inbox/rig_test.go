@@ -107,16 +107,21 @@ func (g *cardRig) ask(ctx context.Context, req ask.Request) <-chan asked {
 		a, err := g.b.Ask(ctx, req)
 		ch <- asked{a, err}
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, ok := g.b.view(setKey(req.ID), ""); ok {
-			return ch
-		}
-		if time.Now().After(deadline) {
-			g.t.Fatalf("set %s never showed as a card", req.ID)
-		}
-		time.Sleep(time.Millisecond)
+	if !g.cardShown(setKey(req.ID)) {
+		g.t.Fatalf("set %s never showed as a card", req.ID)
 	}
+	return ch
+}
+
+// cardShown waits until the set at key shows as a card, for at most 5 s,
+// and reports whether it did. It may be called from any goroutine.
+func (g *cardRig) cardShown(key string) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if _, ok := g.b.view(key, ""); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func waitAsked(t *testing.T, ch <-chan asked) asked {

@@ -209,9 +209,15 @@ func TestAskNobodyCanAnswer(t *testing.T) {
 	}
 }
 
-// blockingAsker waits for its context and reports what ended it.
-func blockingAsker(ended chan<- error) Asker {
+// blockingAsker waits for its context and reports what ended it. It
+// closes asked, unless nil, once the question is on the person's screen,
+// so a test acts on a question known to wait, not on one a sleep hoped
+// had arrived.
+func blockingAsker(asked chan<- struct{}, ended chan<- error) Asker {
 	return func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
+		if asked != nil {
+			close(asked)
+		}
 		<-ctx.Done()
 		err := ask.CtxErr(ctx)
 		ended <- err
@@ -219,18 +225,28 @@ func blockingAsker(ended chan<- error) Asker {
 	}
 }
 
+// waitAsked waits for a blockingAsker to be asked.
+func waitAsked(t *testing.T, asked <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-asked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call never reached the asker")
+	}
+}
+
 func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
-	ended := make(chan error, 1)
+	asked, ended := make(chan struct{}), make(chan error, 1)
 	log := &syncBuffer{}
-	cs := connect(t, ServeConfig{Ask: blockingAsker(ended), Log: log}, nil)
+	cs := connect(t, ServeConfig{Ask: blockingAsker(asked, ended), Log: log}, nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	errc := make(chan error, 1)
 	go func() {
 		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: ask.ToolName, Arguments: json.RawMessage(dbInput)})
 		errc <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the call reach the asker
-	cancel()                          // the SDK client sends notifications/cancelled
+	waitAsked(t, asked)
+	cancel() // the SDK client sends notifications/cancelled
 	select {
 	case err := <-ended:
 		if !errors.Is(err, ask.ErrCancelled) {
@@ -240,7 +256,7 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 		t.Fatal("the question was not withdrawn after notifications/cancelled")
 	}
 	<-errc
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), "withdrew") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -251,7 +267,7 @@ func TestCancelledCallWithdrawsTheQuestion(t *testing.T) {
 
 func TestUnwatchedCallIsBounded(t *testing.T) {
 	ended := make(chan error, 1)
-	cs := connect(t, ServeConfig{Ask: blockingAsker(ended), Unwatched: 50 * time.Millisecond}, nil)
+	cs := connect(t, ServeConfig{Ask: blockingAsker(nil, ended), Unwatched: 50 * time.Millisecond}, nil)
 	res := callTool(t, cs, ask.ToolName, dbInput, nil)
 	if got := text(t, res); !res.IsError || !strings.Contains(got, "no progress token") {
 		t.Errorf("text %q: want a no-answer saying why the wait was bounded", got)
@@ -261,21 +277,33 @@ func TestUnwatchedCallIsBounded(t *testing.T) {
 	}
 }
 
+// TestProgressWhileWaiting: a call that waits on a person reports
+// progress while it waits. The person answers once the host has heard
+// twice that the question waits, at one report per 30 ms, so the call
+// outlasts the 50 ms bound for unwatched calls however the machine
+// schedules it: that bound must not cut a watched call.
 func TestProgressWhileWaiting(t *testing.T) {
 	var mu sync.Mutex
 	var seen []*sdk.ProgressNotificationParams
+	twice := make(chan struct{})
 	opts := &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 		mu.Lock()
-		seen = append(seen, r.Params)
-		mu.Unlock()
+		defer mu.Unlock()
+		if seen = append(seen, r.Params); len(seen) == 2 {
+			close(twice)
+		}
 	}}
-	slow := func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
-		time.Sleep(200 * time.Millisecond)
+	person := func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
+		select {
+		case <-twice:
+		case <-ctx.Done():
+			return nil, ask.CtxErr(ctx)
+		case <-time.After(10 * time.Second):
+		}
 		a, _ := ask.Selection(req.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
 		return []ask.Answer{a}, nil
 	}
-	// A bound for unwatched calls must not cut a watched one.
-	cs := connect(t, ServeConfig{Ask: slow, ProgressEvery: 30 * time.Millisecond, Unwatched: 50 * time.Millisecond}, opts)
+	cs := connect(t, ServeConfig{Ask: person, ProgressEvery: 30 * time.Millisecond, Unwatched: 50 * time.Millisecond}, opts)
 	res := callTool(t, cs, ask.ToolName, dbInput, sdk.Meta{"progressToken": "tok-7"})
 	if got := text(t, res); res.IsError || !strings.Contains(got, "Selected: SQLite") {
 		t.Fatalf("result %q", got)
@@ -283,7 +311,7 @@ func TestProgressWhileWaiting(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) < 2 {
-		t.Fatalf("%d progress notifications in 200ms at one per 30ms, want several", len(seen))
+		t.Fatalf("%d progress notifications in 10 s at one per 30ms, want several", len(seen))
 	}
 	for i, p := range seen {
 		if p.ProgressToken != "tok-7" || !strings.Contains(p.Message, "Database") || (i > 0 && p.Progress <= seen[i-1].Progress) {

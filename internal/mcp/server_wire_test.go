@@ -48,7 +48,11 @@ func (w *wire) send(line string) {
 	}
 }
 
-// reply reads lines until the response to id, within a second.
+// replyLimit bounds the wait for a reply: it only catches a server that
+// never answers, so it is long against a loaded machine's scheduling.
+const replyLimit = 5 * time.Second
+
+// reply reads lines until the response to id, within replyLimit.
 func (w *wire) reply(id string) map[string]json.RawMessage {
 	w.t.Helper()
 	got := make(chan map[string]json.RawMessage, 1)
@@ -68,8 +72,8 @@ func (w *wire) reply(id string) map[string]json.RawMessage {
 			w.t.Fatalf("no reply to %s: output ended", id)
 		}
 		return m
-	case <-time.After(time.Second):
-		w.t.Fatalf("no reply to %s within a second", id)
+	case <-time.After(replyLimit):
+		w.t.Fatalf("no reply to %s within %s", id, replyLimit)
 	}
 	return nil
 }
@@ -119,13 +123,13 @@ func TestDiscoverAndUnknownRequestsFailFast(t *testing.T) {
 // of standard input closes), a question still on the person's screen is
 // withdrawn and the server stops.
 func TestInputEndWithdrawsWaitingQuestions(t *testing.T) {
-	ended := make(chan error, 1)
-	w := startWire(t, ServeConfig{Ask: blockingAsker(ended)})
+	asked, ended := make(chan struct{}), make(chan error, 1)
+	w := startWire(t, ServeConfig{Ask: blockingAsker(asked, ended)})
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	w.reply("1")
 	w.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	w.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":` + dbInput + `}}`)
-	time.Sleep(50 * time.Millisecond)
+	waitAsked(t, asked)
 	w.in.Close()
 	select {
 	case err := <-ended:

@@ -43,6 +43,13 @@ func TestLastPassShowsTheOutcome(t *testing.T) {
 	rg.cfg.Tick = time.Hour
 	rg.relay = relay.New(rg.cfg)
 	rg.start()
+	// The answer comes while the new relay serves the channel: one
+	// stopped before it held the channel has served nothing.
+	for deadline := time.Now().Add(limit); !rg.relay.Holds(channeltest.Name); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the restarted relay never held the channel")
+		}
+	}
 	ans, _ := ask.Selection(dbQuestion, []string{"SQLite"}, "", ask.SourcePerson)
 	if err := rg.st.Mailbox().Post(context.Background(), session.Box{Key: key}, session.Delivery{Answers: []ask.Answer{ans}, By: "a person at the terminal", At: time.Now()}); err != nil {
 		t.Fatal(err)
