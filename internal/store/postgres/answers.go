@@ -144,7 +144,8 @@ func (r registry) decode(row Entry) (session.Entry, error) {
 		_, err = session.ParseID(e.Session)
 	}
 	if err != nil {
-		return session.Entry{}, fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)
+		return session.Entry{}, &session.EntryError{Key: row.Key, Session: row.Session,
+			Err: fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)}
 	}
 	return e, nil
 }
