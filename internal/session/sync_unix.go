@@ -103,7 +103,8 @@ func flock(fd, how int) error {
 }
 
 // holdLock takes an exclusive lock on the lock file at path without
-// waiting: held is false when another process holds it.
+// waiting. held is true, and release nil, when another process (or
+// another open of the file in this one) holds it already.
 func holdLock(path string) (release func(), held bool, err error) {
 	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
