@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/askuser/askuser/internal/session"
@@ -19,19 +20,32 @@ func TestStoreContract(t *testing.T) {
 	})
 }
 
-// Removing a session is not stopped by another session's damaged registry
-// entry (a case of the contract that damages a file).
-func TestRemoveBesideDamage(t *testing.T) {
-	dir, clock := t.TempDir(), storetest.Clock()
-	procs := func() *session.Store { return &session.Store{Dir: dir, Now: clock} }
-	storetest.RemoveBesideDamage(t, procs, func(t *testing.T, key, otherKey string) {
-		path := filepath.Join(dir, "relay", key+".json")
+// The damage cases of the contract, on files damaged by hand.
+func TestStoreDamage(t *testing.T) {
+	var dir string
+	rewrite := func(t *testing.T, path string, change func([]byte) []byte) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, bytes.ReplaceAll(data, []byte(key), []byte(otherKey)), 0o600); err != nil {
+		if err := os.WriteFile(path, change(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+	storetest.RunDamage(t, func(t *testing.T) storetest.Procs {
+		d, clock := t.TempDir(), storetest.Clock()
+		dir = d
+		return func() *session.Store { return &session.Store{Dir: d, Now: clock} }
+	}, storetest.Hand{
+		MisfileEntry: func(t *testing.T, key, otherKey string) {
+			rewrite(t, filepath.Join(dir, "relay", key+".json"), func(b []byte) []byte {
+				return bytes.ReplaceAll(b, []byte(key), []byte(otherKey))
+			})
+		},
+		EmptyAnswer: func(t *testing.T, box session.Box) {
+			rewrite(t, filepath.Join(dir, "mailbox", box.Key+".json"), func(b []byte) []byte {
+				return regexp.MustCompile(`"answers":\[.*?\],"by"`).ReplaceAll(b, []byte(`"answers":[],"by"`))
+			})
+		},
 	})
 }

@@ -224,12 +224,25 @@ func (m *FileMailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) 
 	if err != nil {
 		return Delivery{}, false, fmt.Errorf("mailbox: %w", err)
 	}
-	var d Delivery
-	if err := json.Unmarshal(data, &d); err != nil || len(d.Answers) == 0 {
+	d, err := DecodeDelivery(data)
+	if err != nil {
 		return Delivery{}, false, fmt.Errorf("mailbox: the answer to set %s is damaged (%v); delete %s to let it be answered again",
 			box.Key, err, filepath.Join(dir, box.Key+".json"))
 	}
 	return d, true, nil
+}
+
+// DecodeDelivery reads an answer as a mailbox keeps it. An answer that is
+// no JSON, or holds no answers, is damaged: the error says which.
+func DecodeDelivery(data []byte) (Delivery, error) {
+	var d Delivery
+	if err := json.Unmarshal(data, &d); err != nil {
+		return Delivery{}, err
+	}
+	if len(d.Answers) == 0 {
+		return Delivery{}, errors.New("it holds no answers")
+	}
+	return d, nil
 }
 
 // Wait returns box's answer as soon as it has one, or ask.CtxErr(ctx)

@@ -30,15 +30,24 @@ func procsOf(t *testing.T, url string) storetest.Procs {
 	}
 }
 
-// Removing a session is not stopped by another session's damaged registry
-// entry (a case of the contract that damages a row).
-func TestRemoveBesideDamage(t *testing.T) {
-	url := pgtest.DB(t)
-	db := openURL(t, url)
-	procs := procsOf(t, url)
-	storetest.RemoveBesideDamage(t, procs, func(t *testing.T, key, otherKey string) {
-		if _, err := db.pool.Exec(ctxT(t), `UPDATE registry SET entry = replace(entry, $1, $2) WHERE key = $1`, key, otherKey); err != nil {
-			t.Fatal(err)
+// The damage cases of the contract, on rows edited by hand.
+func TestStoreDamage(t *testing.T) {
+	var db *DB
+	exec := func(t *testing.T, sql string, args ...any) {
+		if tag, err := db.pool.Exec(ctxT(t), sql, args...); err != nil || tag.RowsAffected() != 1 {
+			t.Fatalf("%s: %v, %v", sql, tag, err)
 		}
+	}
+	storetest.RunDamage(t, func(t *testing.T) storetest.Procs {
+		url := pgtest.DB(t)
+		db = openURL(t, url)
+		return procsOf(t, url)
+	}, storetest.Hand{
+		MisfileEntry: func(t *testing.T, key, otherKey string) {
+			exec(t, `UPDATE registry SET entry = replace(entry, $1, $2) WHERE key = $1`, key, otherKey)
+		},
+		EmptyAnswer: func(t *testing.T, box session.Box) {
+			exec(t, `UPDATE mailbox SET delivery = regexp_replace(delivery, '"answers":\[.*?\],"by"', '"answers":[],"by"') WHERE key = $1`, box.Key)
+		},
 	})
 }
