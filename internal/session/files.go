@@ -238,7 +238,13 @@ func (f files) Remove(name string) error {
 	if err := os.RemoveAll(side); err != nil {
 		return fmt.Errorf("remove session %s: %w", name, err)
 	}
+	hook("remove: side directory gone")
 	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("remove session %s: %w", name, err)
+	}
+	// An answer posted in between (FileMailbox.Post, which found the
+	// journal still there) made the side directory anew.
+	if err := os.RemoveAll(side); err != nil {
 		return fmt.Errorf("remove session %s: %w", name, err)
 	}
 	syncDir(f.st.sessionsDir())
@@ -280,4 +286,15 @@ func (j *fileJournal) Close() error {
 	err := j.f.Close()
 	j.f = nil
 	return err
+}
+
+// raceHook, when a test sets it, is called at the points where another
+// process may act between two steps (hook), so a test can have it act
+// there.
+var raceHook func(at string)
+
+func hook(at string) {
+	if raceHook != nil {
+		raceHook(at)
+	}
 }

@@ -146,7 +146,9 @@ func (m *FileMailbox) mkdir(box Box, dir string) error {
 
 // Post gives box its answer. When box has one already, nothing changes and
 // the error is an *AnsweredError naming who answered first and when. A
-// session's set is posted only while the session exists.
+// session's set is posted only while the session exists: one removed
+// while this posted is an ErrNotFound, and what this made in its side
+// directory goes too.
 func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	dir, err := m.dir(box)
 	if err != nil {
@@ -155,15 +157,35 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	if len(d.Answers) == 0 || d.By == "" || d.At.IsZero() {
 		return fmt.Errorf("mailbox: an answer needs its answers, who gave them and when")
 	}
-	if box.Session != "" {
-		if _, err := os.Lstat(filepath.Join(m.st.sessionsDir(), box.Session+".jsonl")); err != nil {
-			return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
-		}
+	if box.Session != "" && m.gone(box.Session) {
+		return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
 	}
+	hook("post: session found")
 	data, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("mailbox: encode the answer: %w", err)
 	}
+	err = m.put(ctx, box, dir, data)
+	// Remove may have run since the check above, and found no side
+	// directory to delete, or deleted it before this made it anew.
+	if box.Session != "" && m.gone(box.Session) {
+		os.RemoveAll(m.st.SideDir(ID(box.Session)))
+		return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
+	}
+	if err == nil {
+		wakeWaiters()
+	}
+	return err
+}
+
+// gone reports whether session id's journal is no longer there.
+func (m *FileMailbox) gone(id string) bool {
+	_, err := os.Lstat(filepath.Join(m.st.sessionsDir(), id+".jsonl"))
+	return err != nil
+}
+
+// put links the answer data into box's directory dir, made if need be.
+func (m *FileMailbox) put(ctx context.Context, box Box, dir string, data []byte) error {
 	if err := m.mkdir(box, dir); err != nil {
 		return fmt.Errorf("mailbox: %w", err)
 	}
@@ -187,7 +209,6 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 		return &AnsweredError{First: first}
 	}
 	syncDir(dir)
-	wakeWaiters()
 	return nil
 }
 
