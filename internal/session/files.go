@@ -40,8 +40,8 @@ func (f files) Where(id ID) string {
 
 // Create makes the journal with O_EXCL, locks it and writes its header.
 func (f files) Create(meta Meta, header Line) (Appender, error) {
-	dir := f.st.sessionsDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, err := f.st.ownDir("sessions")
+	if err != nil {
 		return nil, fmt.Errorf("create state directory: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
 	}
 	file, err := statefile.OpenFile(f.st.journal(meta.ID), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
@@ -67,6 +67,9 @@ func (f files) Create(meta Meta, header Line) (Appender, error) {
 
 // Open locks the journal and reads it.
 func (f files) Open(id ID) (Appender, []byte, error) {
+	if _, err := f.st.ownDir("sessions"); err != nil {
+		return nil, nil, fmt.Errorf("open session: %w", err)
+	}
 	path := f.st.journal(id)
 	file, err := statefile.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
@@ -214,6 +217,9 @@ func (f files) InUse(id ID) bool { return inUse(f.st.journal(id)) }
 // before finds it gone (Open checks). What is listed as a journal but is
 // not a regular file (a link, a FIFO) is never opened: only its name goes.
 func (f files) Remove(name string) error {
+	if _, err := f.st.ownDir("sessions"); err != nil {
+		return fmt.Errorf("remove session %s: %w", name, err)
+	}
 	path := filepath.Join(f.st.sessionsDir(), name+".jsonl")
 	side := filepath.Join(f.st.sessionsDir(), name+".d")
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {

@@ -136,10 +136,15 @@ func (m *FileMailbox) dir(box Box) (string, error) {
 // directory or as the mailbox is refused, so an answer is never written
 // outside the state directory.
 func (m *FileMailbox) mkdir(box Box, dir string) error {
-	if box.Session != "" {
-		if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-			return err
-		}
+	if box.Session == "" {
+		_, err := m.st.ownDir(mailboxDir)
+		return err
+	}
+	if _, err := m.st.ownDir("sessions"); err != nil {
+		return err
+	}
+	if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
 	}
 	return statefile.MkdirAll(dir, 0o700)
 }
@@ -295,16 +300,29 @@ func (m *FileMailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 // given before before, and temporary files a killed Post left anywhere.
 // A session's answers go with the session (Remove).
 func (m *FileMailbox) Prune(before time.Time) error {
-	dirs := []string{filepath.Join(m.st.Dir, mailboxDir)}
-	side, _ := filepath.Glob(filepath.Join(m.st.sessionsDir(), "*.d", mailboxDir))
-	for _, dir := range append(dirs, side...) {
+	// Nothing is deleted through a link: each directory on the way, below
+	// the state directory, is checked.
+	var dirs []string
+	top := filepath.Join(m.st.Dir, mailboxDir)
+	if isOwnDir(top) {
+		dirs = append(dirs, top)
+	}
+	if isOwnDir(m.st.sessionsDir()) {
+		side, _ := filepath.Glob(filepath.Join(m.st.sessionsDir(), "*.d", mailboxDir))
+		for _, dir := range side {
+			if isOwnDir(filepath.Dir(dir)) && isOwnDir(dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
+	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
 		}
 		for _, e := range entries {
 			temp := strings.HasPrefix(e.Name(), ".post-")
-			if !temp && dir != dirs[0] {
+			if !temp && dir != top {
 				continue
 			}
 			if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {

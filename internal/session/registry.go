@@ -188,7 +188,7 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 	if err != nil {
 		return Entry{}, err
 	}
-	if err := os.MkdirAll(r.dir(), 0o700); err != nil {
+	if _, err := r.st.ownDir(registryDir); err != nil {
 		return Entry{}, fmt.Errorf("registry: %w", err)
 	}
 	unlock, err := lockPath(ctx, path[:len(path)-len(".json")]+".lock")
@@ -274,6 +274,9 @@ func (r *FileRegistry) Delete(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := r.st.ownDir(registryDir); err != nil {
+		return fmt.Errorf("registry: %w", err)
+	}
 	base := path[:len(path)-len(".json")]
 	unlock, err := lockPath(ctx, base+".lock")
 	if err != nil {
@@ -295,7 +298,7 @@ func (r *FileRegistry) Hold(key string) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(r.dir(), 0o700); err != nil {
+	if _, err := r.st.ownDir(registryDir); err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	release, held, err := holdLock(path)
