@@ -111,20 +111,34 @@ func (st *Store) WithdrawSession(ctx context.Context, id, why string) error {
 }
 
 // sessionsDamage is err, a listing's error, without the entries it could
-// not read that are not known to be session id's. A listing reports
-// several entries joined (errors.Join); any other error is kept.
+// not read that are not known to be session id's.
 func sessionsDamage(err error, id string) error {
+	return dropDamage(err, func(e *EntryError) bool { return e.Session != id })
+}
+
+// WithoutEntryDamage is err, a registry listing's error, without the
+// entries it could not read (each an *EntryError): what is left, if
+// anything, is a failure of the listing itself. Whoever goes through the
+// entries for one purpose uses the others, which the listing returned
+// beside the error.
+func WithoutEntryDamage(err error) error {
+	return dropDamage(err, func(*EntryError) bool { return true })
+}
+
+// dropDamage is err without the *EntryError's drop accepts. A listing
+// reports several entries joined (errors.Join); any other error is kept.
+func dropDamage(err error, drop func(*EntryError) bool) error {
 	if many, ok := err.(interface{ Unwrap() []error }); ok {
 		var kept []error
 		for _, e := range many.Unwrap() {
-			if e = sessionsDamage(e, id); e != nil {
+			if e = dropDamage(e, drop); e != nil {
 				kept = append(kept, e)
 			}
 		}
 		return errors.Join(kept...)
 	}
 	var ee *EntryError
-	if errors.As(err, &ee) && ee.Session != id {
+	if errors.As(err, &ee) && drop(ee) {
 		return nil
 	}
 	return err
