@@ -19,7 +19,8 @@ type Claimer interface {
 	// not used and must not be shown as accepted.
 	Claim(answers []Answer) bool
 	// Winner reports, once another frontend won the set with answers,
-	// where they were given ("at the terminal", "in the browser") and what
+	// where they were given ("at the terminal", "in the browser"), or by
+	// whom when they name their person ("by @alice on Slack"), and what
 	// they are; ok is false while nobody has, or when the caller itself
 	// won.
 	Winner() (where string, answers []Answer, ok bool)

@@ -131,6 +131,11 @@ func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask
 		case s == "?" && detail != "":
 			p.say(detail)
 			continue
+		case s == "?":
+			// Asking for help, not answering: "?" alone is no answer a
+			// person means, and the Other number still takes it.
+			p.say(fmt.Sprintf(`nothing more to show; to answer "?" itself, type %d, then ?`, st.otherIndex()+1))
+			continue
 		case s == "<" && i > 0:
 			return ask.Answer{}, errBack
 		case s == "<":

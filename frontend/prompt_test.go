@@ -30,6 +30,9 @@ func TestKeyDecoder(t *testing.T) {
 			[]key{{kind: kLeft}, {kind: kRight}, {kind: kLeft}, {kind: kShiftTab}, {kind: kDelete}}},
 		{"a rune split between reads", []string{"\xc3", "\xa9"}, false, []key{{kind: kRune, r: 'é'}}},
 		{"other control bytes are dropped", []string{"\x02\x06a"}, false, []key{{kind: kRune, r: 'a'}}},
+		{"a sequence a byte per read", []string{"\x1b", "[", "3", "~", "\x1b", "[", "1", ";", "5", "Q", "x"}, false,
+			[]key{{kind: kDelete}, {kind: kRune, r: 'x'}}},
+		{"a malformed sequence ends at a control byte", []string{"\x1b[12", "3", "\r"}, false, []key{{kind: kEnter}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d keyDecoder

@@ -74,12 +74,18 @@ func (seat raceSeat) Winner() (where string, answers []ask.Answer, ok bool) {
 	if st.winner < 0 || st.winner == seat.i || st.answers == nil {
 		return "", nil, false
 	}
-	return answeredWhere(st.names[st.winner]), st.answers, true
+	return answeredWhere(st.names[st.winner], st.answers), st.answers, true
 }
 
 // answeredWhere says where a frontend of --frontend's list takes its
-// answers from, for a person at another one.
-func answeredWhere(name string) string {
+// answers from, for a person at another one; or who gave answers that
+// name their person (a chat channel's: "by @alice on Slack").
+func answeredWhere(name string, answers []ask.Answer) string {
+	if len(answers) > 0 {
+		if via, ok := answers[0].PersonVia(); ok {
+			return "by " + via
+		}
+	}
 	switch name {
 	case "web":
 		return "in the browser"

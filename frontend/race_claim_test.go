@@ -62,3 +62,27 @@ func TestClaimOutsideRace(t *testing.T) {
 		t.Errorf("outside a race, answered %s with %v", where, answers)
 	}
 }
+
+// TestRaceWinnerNamesThePerson: when a chat channel wins a race (askuser
+// --frontend slack,survey), the terminal is told who answered, as the
+// answers name them ("by @alice on Slack"), not the channel's flag name.
+func TestRaceWinnerNamesThePerson(t *testing.T) {
+	req := oneQ("q1", "Color", "Red", "Blue")
+	slack := funcFE{conc: true, ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		a, err := ask.Selection(req.Questions[0], []string{"Blue"}, "", ask.SourcePerson)
+		a.Via = ask.ViaOn("@alice", "Slack")
+		return []ask.Answer{a}, err
+	}}
+	var where string
+	terminal := funcFE{ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		<-ctx.Done()
+		where, _, _ = ask.ClaimerOf(ctx).Winner()
+		return nil, ask.CtxErr(ctx)
+	}}
+	if _, err := NewRace(Racer{"slack", slack}, Racer{"survey", terminal}).Ask(bounded(t), req); err != nil {
+		t.Fatal(err)
+	}
+	if where != "by @alice on Slack" {
+		t.Errorf("the terminal was told it was answered %q, want by @alice on Slack", where)
+	}
+}

@@ -45,6 +45,8 @@ func TestSurveyPlain(t *testing.T) {
 		{"numbers and Other", feat, []string{"2 5", "Biome"}, person(feat, []string{"ESLint + Prettier"}, "Biome"), ""},
 		{"none", feat, []string{"none"}, person(feat, nil, ""), ""},
 		{"a label none picks its option", withNone, []string{"none"}, person(withNone, []string{"None"}, ""), ""},
+		{"? with nothing more to show is asked again", db, []string{"?", "3"}, person(db, []string{"SQLite"}, ""),
+			`nothing more to show; to answer "?" itself, type 4, then ?`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -44,6 +44,11 @@ type key struct {
 // in time, turns it into Esc.
 type keyDecoder struct {
 	pending []byte
+	// scanned is how much of pending an incomplete key was read to: a
+	// CSI sequence waiting for its final byte is read on from there at
+	// the next feed, not from its start, so one that arrives a byte per
+	// read (a slow link, a long paste) costs linear time, not quadratic.
+	scanned int
 }
 
 // feed adds bytes and returns the keys now complete. hasPending reports
@@ -52,11 +57,12 @@ func (d *keyDecoder) feed(p []byte) []key {
 	d.pending = append(d.pending, p...)
 	var keys []key
 	for len(d.pending) > 0 {
-		k, n, ok := decodeKey(d.pending)
+		k, n, ok := decodeKey(d.pending, d.scanned)
 		if n == 0 {
-			break // incomplete: wait for the rest
+			d.scanned = len(d.pending) // incomplete: wait for the rest
+			break
 		}
-		d.pending = d.pending[n:]
+		d.pending, d.scanned = d.pending[n:], 0
 		if ok {
 			keys = append(keys, k)
 		}
@@ -71,7 +77,7 @@ func (d *keyDecoder) hasPending() bool { return len(d.pending) > 0 }
 // anything else incomplete is dropped.
 func (d *keyDecoder) flush() []key {
 	p := d.pending
-	d.pending = nil
+	d.pending, d.scanned = nil, 0
 	if len(p) > 0 && p[0] == 0x1b && len(p) == 1 {
 		return []key{{kind: kEsc}}
 	}
@@ -80,11 +86,12 @@ func (d *keyDecoder) flush() []key {
 
 // decodeKey decodes the first key of p: n is the bytes it takes (0 when p
 // holds only the start of a key), ok is false for bytes that mean nothing
-// here.
-func decodeKey(p []byte) (k key, n int, ok bool) {
+// here. The first scanned bytes of p were read before and held no end of
+// the key.
+func decodeKey(p []byte, scanned int) (k key, n int, ok bool) {
 	switch c := p[0]; c {
 	case 0x1b:
-		return decodeEscape(p)
+		return decodeEscape(p, scanned)
 	case '\r', '\n':
 		return key{kind: kEnter}, 1, true
 	case '\t':
@@ -121,15 +128,16 @@ func decodeKey(p []byte) (k key, n int, ok bool) {
 	return key{kind: kRune, r: r}, size, true
 }
 
-// decodeEscape decodes a sequence starting with ESC.
-func decodeEscape(p []byte) (key, int, bool) {
+// decodeEscape decodes a sequence starting with ESC, whose first scanned
+// bytes hold no final byte.
+func decodeEscape(p []byte, scanned int) (key, int, bool) {
 	if len(p) < 2 {
 		return key{}, 0, false // a lone ESC, so far
 	}
 	switch p[1] {
 	case '[':
 		// CSI: parameters and intermediates, then one final byte.
-		for i := 2; i < len(p); i++ {
+		for i := max(2, scanned); i < len(p); i++ {
 			if c := p[i]; c >= 0x40 && c <= 0x7e {
 				k, ok := csiKey(string(p[2:i]), c)
 				return k, i + 1, ok

@@ -123,8 +123,9 @@ type Who struct {
 	Name string `json:"name"`
 }
 
-// Via is the line an answer carries: "@alice on Slack".
-func (w Who) Via() string { return w.Name + " on " + Title(w.Channel) }
+// Via is the line an answer carries: "@alice on Slack". It is made by
+// ask.ViaOn, so ask.PersonVia knows it for a person's.
+func (w Who) Via() string { return ask.ViaOn(w.Name, Title(w.Channel)) }
 
 // Tap is a person's complete answer to a set, from a channel.
 type Tap struct {

@@ -116,6 +116,17 @@ func TestSummaryAndOutcomeText(t *testing.T) {
 	}
 }
 
+// A channel's answer names its person in the tool result: Who.Via is
+// what ask.PersonVia recognises as a person's, with the platform's name.
+func TestViaIsAPersonsVia(t *testing.T) {
+	for _, w := range []Who{{Channel: "slack", Name: "@alice"}, {Channel: "whatsapp", Name: "+44 7700 900123"}, {Channel: "matrix", Name: "bob"}} {
+		a := ask.Answer{Source: ask.SourcePerson, Via: w.Via()}
+		if v, ok := a.PersonVia(); !ok || v != ask.ViaOn(w.Name, Title(w.Channel)) {
+			t.Errorf("%+v: PersonVia() = %q, %v; want %q", w, v, ok, ask.ViaOn(w.Name, Title(w.Channel)))
+		}
+	}
+}
+
 func TestCutBlockFitsAndSaysWhereTheRestIs(t *testing.T) {
 	long := strings.Repeat("x", 5000)
 	got := CutBlock(long, 3000, "http://127.0.0.1:1/s/abc?token=t")

@@ -143,7 +143,8 @@ func writeTable(w io.Writer, list, all []session.Summary, here, machine string, 
 		if s.Err != "" {
 			title = damagedNote(s)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ids[i], ago(now.Sub(s.Updated)), shortStatus(s), showDir(s, here, machine), clip(ask.Display(title), 60))
+		// A damaged entry's id is its file name, which can hold anything.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ask.Display(ids[i]), ago(now.Sub(s.Updated)), shortStatus(s), showDir(s, here, machine), clip(ask.Display(title), 60))
 		for _, line := range detailLines(s) {
 			fmt.Fprintf(tw, "\t\t\t\t  %s\n", line)
 		}
@@ -223,10 +224,15 @@ func shortStatus(s session.Summary) string {
 
 // shortIDs returns each listed session's id cut to the shortest prefix
 // of at least 8 characters that no other session (of all) shares, which
-// resume, cancel and rm accept.
+// resume, cancel and rm accept. A damaged journal's name that is no id
+// is shown whole (up to an id's length): rm takes it only whole.
 func shortIDs(list, all []session.Summary) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
+		if _, err := session.ParseID(s.ID); err != nil {
+			out[i] = clip(s.ID, 36)
+			continue
+		}
 		n := min(8, len(s.ID))
 		for _, o := range all {
 			for o.ID != s.ID && n < len(s.ID) && strings.HasPrefix(o.ID, s.ID[:n]) {

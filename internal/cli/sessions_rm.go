@@ -40,7 +40,7 @@ func removeSessions(c *cli.Context, e *env) error {
 	for _, id := range c.Args().Slice() {
 		full, err := store.Remove(id)
 		if err == nil {
-			fmt.Fprintf(e.ios.ErrOut, "askuser: removed session %s\n", full)
+			fmt.Fprintf(e.ios.ErrOut, "askuser: removed session %s\n", ask.Display(full))
 			continue
 		}
 		failed = append(failed, err.Error())
@@ -112,7 +112,7 @@ func pruneSessions(c *cli.Context, e *env) error {
 			continue
 		}
 		if c.Bool("dry-run") {
-			fmt.Fprintf(e.ios.Out, "%s\t%s\t%s\t%s\n", s.ID, ago(now.Sub(s.Updated)), s.Status, clip(s.Title, 60))
+			fmt.Fprintf(e.ios.Out, "%s\t%s\t%s\t%s\n", ask.Display(s.ID), ago(now.Sub(s.Updated)), s.Status, clip(ask.Display(s.Title), 60))
 			removed++
 			continue
 		}

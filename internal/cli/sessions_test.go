@@ -35,7 +35,7 @@ func TestParseAge(t *testing.T) {
 }
 
 func TestShortIDs(t *testing.T) {
-	all := []session.Summary{{ID: "3f2a9c1d-aaaa"}, {ID: "3f2a9c1d-abbb"}, {ID: "77777777-0000"}, {ID: "short"}}
+	all := []session.Summary{{ID: "3f2a9c1d-aaaa-4000-8000-000000000000"}, {ID: "3f2a9c1d-abbb-4000-8000-000000000000"}, {ID: "77777777-0000-4000-8000-000000000000"}, {ID: "short"}}
 	got := shortIDs(all[:3], all)
 	want := []string{"3f2a9c1d-aa", "3f2a9c1d-ab", "77777777"}
 	for i := range want {
@@ -46,6 +46,12 @@ func TestShortIDs(t *testing.T) {
 	}
 	if got := shortIDs(all[3:], all); got[0] != "short" {
 		t.Errorf("a short id was cut to %q", got[0])
+	}
+	// A damaged journal's name that is no id is taken by rm only whole,
+	// so it is shown whole.
+	damaged := []session.Summary{{ID: "notes-from-monday"}, {ID: "3f2a9c1d-aaaa-4aaa-8aaa-aaaaaaaaaaaa"}}
+	if got := shortIDs(damaged, damaged); got[0] != "notes-from-monday" || got[1] != "3f2a9c1d" {
+		t.Errorf("shortIDs = %q, want the name that is no id whole", got)
 	}
 }
 

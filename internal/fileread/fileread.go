@@ -6,10 +6,15 @@
 //   - At most limit+1 bytes are ever read, one past the limit so that the
 //     caller can say where a file passes it, however large the file is or
 //     however it grows.
-//   - A regular file is read as it is. A pipe (/dev/stdin with input piped
-//     in, bash's <(…) as /dev/fd/N, a FIFO) is read too, as shells pass
-//     files, but within a deadline: its writer may never come, or never
-//     close it, and a read must not wait for ever.
+//   - A regular file is read as it is, allocating for what it holds, not
+//     for the limit. A pipe (/dev/stdin with input piped in, bash's <(…)
+//     as /dev/fd/N, a FIFO) is read too, as shells pass files, but within
+//     a deadline: its writer may never come, or never close it, and a
+//     read must not wait for ever.
+//   - The file is opened without blocking and read as what the open file
+//     is (fstat), not what the path was a moment before: a regular file
+//     swapped for a FIFO in between is read as a pipe, within the
+//     deadline, instead of an open that waits for a writer.
 //   - A directory, a device or a socket is refused without being opened:
 //     opening a device can block or have effects, and reading /dev/zero
 //     never ends.
@@ -53,25 +58,32 @@ func Read(path string, limit int, timeout time.Duration) (data []byte, size int6
 	case err != nil:
 		return nil, 0, err
 	}
-	mode := info.Mode()
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		data, err = readPipe(path, limit+1, timeout)
-		return data, Unknown, err
-	case !mode.IsRegular():
+	if mode := info.Mode(); !mode.IsRegular() && mode&fs.ModeNamedPipe == 0 {
 		return nil, 0, notFile(path, mode)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, openError(path, err)
+	afterStat()
+	return readOpen(path, limit+1, timeout)
+}
+
+// readRegular reads at most maxBytes bytes of the regular file f (path), size
+// bytes long when it was opened. It allocates for the bytes there are,
+// not for maxBytes, and reads on if the file grew meanwhile.
+func readRegular(f *os.File, path string, maxBytes int, size int64) ([]byte, error) {
+	data := make([]byte, 0, min(int64(maxBytes), size+1))
+	for len(data) < maxBytes {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grew since it was opened
+		}
+		n, err := f.Read(data[len(data):min(cap(data), maxBytes)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", ask.Display(path), err)
+		}
 	}
-	defer f.Close()
-	data = make([]byte, limit+1)
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return nil, 0, fmt.Errorf("read %s: %w", ask.Display(path), err)
-	}
-	return data[:n], max(info.Size(), int64(n)), nil
+	return data, nil
 }
 
 // openError words a failure to open path.
@@ -132,3 +144,7 @@ func (e *PipeTimeoutError) Error() string {
 	return fmt.Sprintf("%s did not end within %s (%d bytes arrived); its writer must close it when done, "+
 		"or write to a file and give that file's path", name, e.Timeout, e.Got)
 }
+
+// afterStat is called between the Stat and the open, where a test swaps
+// the file.
+var afterStat = func() {}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,5 +185,49 @@ func TestReadNotAFile(t *testing.T) {
 		if !errors.As(err, &nf) || err.Error() != path+" is "+what {
 			t.Errorf("Read(%s) = %v, want %q", path, err, path+" is "+what)
 		}
+	}
+}
+
+// A regular file swapped for a FIFO after Read looked at it is read as
+// what it now is, a pipe, within the deadline: the open does not wait
+// for a writer that never comes.
+func TestReadFileSwappedForFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	afterStat = func() {
+		if err := os.Remove(path); err != nil {
+			t.Error(err)
+		}
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { afterStat = func() {} })
+	_, _, err := readBounded(t, path, 1000, 300*time.Millisecond)
+	var pt *PipeTimeoutError
+	if !errors.As(err, &pt) {
+		t.Errorf("Read = %v; want a *PipeTimeoutError", err)
+	}
+}
+
+// A small file costs what it holds, not the limit: Read allocates for
+// the bytes there are.
+func TestReadSmallFileAllocatesLittle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "answers.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 64 << 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	data, size, err := Read(path, limit, PipeTimeout)
+	runtime.ReadMemStats(&after)
+	if err != nil || string(data) != content || size != int64(len(content)) {
+		t.Fatalf("Read = %q, %d, %v", data, size, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("reading %d bytes allocated %d bytes; want a small part of the %d limit", len(content), got, limit)
 	}
 }

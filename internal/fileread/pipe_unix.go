@@ -5,6 +5,7 @@ package fileread
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -12,20 +13,69 @@ import (
 	"github.com/askuser/askuser/ask"
 )
 
-// readPipe reads at most max bytes of the pipe or FIFO at path, and gives
-// up after timeout.
-//
-// It opens without blocking (a FIFO's open otherwise waits for a writer)
-// and waits with poll(2), which, unlike a read, tells a writer that has not
-// come yet (no event) from one that came and left (POLLHUP): a read
-// returns 0 in both cases. So a writer may open the FIFO before askuser or
-// after it; once bytes have arrived, a read of 0 is the end of the file.
-func readPipe(path string, max int, timeout time.Duration) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, openError(path, &fs.PathError{Op: "open", Path: path, Err: err})
+// readOpen opens path without blocking (a FIFO's open otherwise waits for
+// a writer) and reads at most maxBytes bytes of it as what the open file is: a
+// pipe (readPipe) or a regular file. Anything else, swapped in since
+// Read's Stat, is refused.
+func readOpen(path string, maxBytes int, timeout time.Duration) ([]byte, int64, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			break
+		}
 	}
-	defer unix.Close(fd)
+	if err != nil {
+		return nil, 0, openError(path, &fs.PathError{Op: "open", Path: path, Err: err})
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	switch uint32(st.Mode) & unix.S_IFMT {
+	case unix.S_IFIFO:
+		defer unix.Close(fd)
+		data, err := readPipe(fd, path, maxBytes, timeout)
+		return data, Unknown, err
+	case unix.S_IFREG:
+		if err := unix.SetNonblock(fd, false); err != nil {
+			unix.Close(fd)
+			return nil, 0, &fs.PathError{Op: "fcntl", Path: path, Err: err}
+		}
+		f := os.NewFile(uintptr(fd), path)
+		defer f.Close()
+		data, err := readRegular(f, path, maxBytes, st.Size)
+		return data, max(st.Size, int64(len(data))), err
+	}
+	unix.Close(fd)
+	return nil, 0, notFile(path, fileMode(uint32(st.Mode)))
+}
+
+// fileMode is the type of a file that is neither regular nor a pipe, as
+// fs words it, from its stat mode.
+func fileMode(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR, unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
+
+// readPipe reads at most max bytes of the pipe or FIFO open as fd (path),
+// and gives up after timeout.
+//
+// fd was opened without blocking, and readPipe waits with poll(2), which,
+// unlike a read, tells a writer that has not come yet (no event) from one
+// that came and left (POLLHUP): a read returns 0 in both cases. So a
+// writer may open the FIFO before askuser or after it; once bytes have
+// arrived, a read of 0 is the end of the file.
+func readPipe(fd int, path string, max int, timeout time.Duration) ([]byte, error) {
 	deadline := time.Now().Add(timeout)
 	data := make([]byte, max)
 	n, hup := 0, false

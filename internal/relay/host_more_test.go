@@ -3,6 +3,8 @@ package relay
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +39,11 @@ func TestHostListsTheSetsWaitingOnItsChannel(t *testing.T) {
 	put("ask_2", []string{"chat"}, session.Outcome{State: channel.Answered, Text: "Answered: A"})
 	put("ask_3", []string{"other"}, session.Outcome{})
 	if err := h.Save(ctx, waiting, json.RawMessage(`{"q":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	// Another set's damaged entry (the relay's pass says so in the log)
+	// hides none of the others.
+	if err := os.WriteFile(filepath.Join(st.Dir, "relay", Key("", "ask_4", time.Time{})+".json"), []byte("{torn"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err := h.Waiting(ctx)

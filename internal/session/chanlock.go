@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -29,8 +28,8 @@ func (st *Store) HoldChannel(name string) (release func(), err error) {
 
 // HoldChannel holds channels/<name>.lock.
 func (f files) HoldChannel(name string) (release func(), err error) {
-	dir := filepath.Join(f.st.Dir, "channels")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, err := f.st.ownDir("channels")
+	if err != nil {
 		return nil, fmt.Errorf("hold channel %s: %w", name, err)
 	}
 	release, held, err := holdLock(filepath.Join(dir, name+".lock"))

@@ -40,8 +40,8 @@ func (f files) Where(id ID) string {
 
 // Create makes the journal with O_EXCL, locks it and writes its header.
 func (f files) Create(meta Meta, header Line) (Appender, error) {
-	dir := f.st.sessionsDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, err := f.st.ownDir("sessions")
+	if err != nil {
 		return nil, fmt.Errorf("create state directory: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
 	}
 	file, err := statefile.OpenFile(f.st.journal(meta.ID), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
@@ -67,6 +67,9 @@ func (f files) Create(meta Meta, header Line) (Appender, error) {
 
 // Open locks the journal and reads it.
 func (f files) Open(id ID) (Appender, []byte, error) {
+	if _, err := f.st.ownDir("sessions"); err != nil {
+		return nil, nil, fmt.Errorf("open session: %w", err)
+	}
 	path := f.st.journal(id)
 	file, err := statefile.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
@@ -214,6 +217,9 @@ func (f files) InUse(id ID) bool { return inUse(f.st.journal(id)) }
 // before finds it gone (Open checks). What is listed as a journal but is
 // not a regular file (a link, a FIFO) is never opened: only its name goes.
 func (f files) Remove(name string) error {
+	if _, err := f.st.ownDir("sessions"); err != nil {
+		return fmt.Errorf("remove session %s: %w", name, err)
+	}
 	path := filepath.Join(f.st.sessionsDir(), name+".jsonl")
 	side := filepath.Join(f.st.sessionsDir(), name+".d")
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
@@ -238,7 +244,13 @@ func (f files) Remove(name string) error {
 	if err := os.RemoveAll(side); err != nil {
 		return fmt.Errorf("remove session %s: %w", name, err)
 	}
+	hook("remove: side directory gone")
 	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("remove session %s: %w", name, err)
+	}
+	// An answer posted in between (FileMailbox.Post, which found the
+	// journal still there) made the side directory anew.
+	if err := os.RemoveAll(side); err != nil {
 		return fmt.Errorf("remove session %s: %w", name, err)
 	}
 	syncDir(f.st.sessionsDir())
@@ -280,4 +292,15 @@ func (j *fileJournal) Close() error {
 	err := j.f.Close()
 	j.f = nil
 	return err
+}
+
+// raceHook, when a test sets it, is called at the points where another
+// process may act between two steps (hook), so a test can have it act
+// there.
+var raceHook func(at string)
+
+func hook(at string) {
+	if raceHook != nil {
+		raceHook(at)
+	}
 }

@@ -136,17 +136,24 @@ func (m *FileMailbox) dir(box Box) (string, error) {
 // directory or as the mailbox is refused, so an answer is never written
 // outside the state directory.
 func (m *FileMailbox) mkdir(box Box, dir string) error {
-	if box.Session != "" {
-		if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-			return err
-		}
+	if box.Session == "" {
+		_, err := m.st.ownDir(mailboxDir)
+		return err
+	}
+	if _, err := m.st.ownDir("sessions"); err != nil {
+		return err
+	}
+	if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return err
 	}
 	return statefile.MkdirAll(dir, 0o700)
 }
 
 // Post gives box its answer. When box has one already, nothing changes and
 // the error is an *AnsweredError naming who answered first and when. A
-// session's set is posted only while the session exists.
+// session's set is posted only while the session exists: one removed
+// while this posted is an ErrNotFound, and what this made in its side
+// directory goes too.
 func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	dir, err := m.dir(box)
 	if err != nil {
@@ -155,15 +162,35 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	if len(d.Answers) == 0 || d.By == "" || d.At.IsZero() {
 		return fmt.Errorf("mailbox: an answer needs its answers, who gave them and when")
 	}
-	if box.Session != "" {
-		if _, err := os.Lstat(filepath.Join(m.st.sessionsDir(), box.Session+".jsonl")); err != nil {
-			return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
-		}
+	if box.Session != "" && m.gone(box.Session) {
+		return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
 	}
+	hook("post: session found")
 	data, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("mailbox: encode the answer: %w", err)
 	}
+	err = m.put(ctx, box, dir, data)
+	// Remove may have run since the check above, and found no side
+	// directory to delete, or deleted it before this made it anew.
+	if box.Session != "" && m.gone(box.Session) {
+		os.RemoveAll(m.st.SideDir(ID(box.Session)))
+		return fmt.Errorf("mailbox: %w %s: it was deleted", ErrNotFound, ask.Excerpt(box.Session))
+	}
+	if err == nil {
+		wakeWaiters()
+	}
+	return err
+}
+
+// gone reports whether session id's journal is no longer there.
+func (m *FileMailbox) gone(id string) bool {
+	_, err := os.Lstat(filepath.Join(m.st.sessionsDir(), id+".jsonl"))
+	return err != nil
+}
+
+// put links the answer data into box's directory dir, made if need be.
+func (m *FileMailbox) put(ctx context.Context, box Box, dir string, data []byte) error {
 	if err := m.mkdir(box, dir); err != nil {
 		return fmt.Errorf("mailbox: %w", err)
 	}
@@ -187,7 +214,6 @@ func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 		return &AnsweredError{First: first}
 	}
 	syncDir(dir)
-	wakeWaiters()
 	return nil
 }
 
@@ -224,12 +250,25 @@ func (m *FileMailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) 
 	if err != nil {
 		return Delivery{}, false, fmt.Errorf("mailbox: %w", err)
 	}
-	var d Delivery
-	if err := json.Unmarshal(data, &d); err != nil || len(d.Answers) == 0 {
+	d, err := DecodeDelivery(data)
+	if err != nil {
 		return Delivery{}, false, fmt.Errorf("mailbox: the answer to set %s is damaged (%v); delete %s to let it be answered again",
 			box.Key, err, filepath.Join(dir, box.Key+".json"))
 	}
 	return d, true, nil
+}
+
+// DecodeDelivery reads an answer as a mailbox keeps it. An answer that is
+// no JSON, or holds no answers, is damaged: the error says which.
+func DecodeDelivery(data []byte) (Delivery, error) {
+	var d Delivery
+	if err := json.Unmarshal(data, &d); err != nil {
+		return Delivery{}, err
+	}
+	if len(d.Answers) == 0 {
+		return Delivery{}, errors.New("it holds no answers")
+	}
+	return d, nil
 }
 
 // Wait returns box's answer as soon as it has one, or ask.CtxErr(ctx)
@@ -261,16 +300,29 @@ func (m *FileMailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 // given before before, and temporary files a killed Post left anywhere.
 // A session's answers go with the session (Remove).
 func (m *FileMailbox) Prune(before time.Time) error {
-	dirs := []string{filepath.Join(m.st.Dir, mailboxDir)}
-	side, _ := filepath.Glob(filepath.Join(m.st.sessionsDir(), "*.d", mailboxDir))
-	for _, dir := range append(dirs, side...) {
+	// Nothing is deleted through a link: each directory on the way, below
+	// the state directory, is checked.
+	var dirs []string
+	top := filepath.Join(m.st.Dir, mailboxDir)
+	if isOwnDir(top) {
+		dirs = append(dirs, top)
+	}
+	if isOwnDir(m.st.sessionsDir()) {
+		side, _ := filepath.Glob(filepath.Join(m.st.sessionsDir(), "*.d", mailboxDir))
+		for _, dir := range side {
+			if isOwnDir(filepath.Dir(dir)) && isOwnDir(dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
+	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue
 		}
 		for _, e := range entries {
 			temp := strings.HasPrefix(e.Name(), ".post-")
-			if !temp && dir != dirs[0] {
+			if !temp && dir != top {
 				continue
 			}
 			if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {

@@ -110,6 +110,19 @@ func (e *Entry) Pending() bool { return e.Outcome.State == "" }
 // ErrNoEntry: the registry holds no set under that key.
 var ErrNoEntry = fmt.Errorf("registry: %w", channel.ErrUnknownSet)
 
+// EntryError is an entry that cannot be used: damaged, or not a regular
+// file. Session is the session it names, as far as that can be read (""
+// when it cannot), so whoever goes through every entry for one session
+// can tell that session's damage from another's.
+type EntryError struct {
+	Key     string
+	Session string
+	Err     error
+}
+
+func (e *EntryError) Error() string { return e.Err.Error() }
+func (e *EntryError) Unwrap() error { return e.Err }
+
 // FileRegistry is the registry of a state directory, in files.
 type FileRegistry struct{ st *Store }
 
@@ -144,23 +157,24 @@ func (r *FileRegistry) Get(ctx context.Context, key string) (Entry, error) {
 // that is not an id (a flag, a path), is damaged, so what a planted entry
 // says never reaches a resume's command line or a path.
 func readEntry(path string) (Entry, error) {
+	key := strings.TrimSuffix(filepath.Base(path), ".json")
 	data, err := statefile.ReadFile(path, maxEntryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, ErrNoEntry
 	}
 	if err != nil {
-		return Entry{}, fmt.Errorf("registry: %w", err)
+		return Entry{}, &EntryError{Key: key, Err: fmt.Errorf("registry: %w", err)}
 	}
 	var e Entry
 	err = json.Unmarshal(data, &e)
-	if key := strings.TrimSuffix(filepath.Base(path), ".json"); err == nil && e.Key != key {
+	if err == nil && e.Key != key {
 		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), key)
 	}
 	if err == nil && e.Session != "" {
 		_, err = ParseID(e.Session)
 	}
 	if err != nil {
-		return Entry{}, fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)
+		return Entry{}, &EntryError{Key: key, Session: e.Session, Err: fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)}
 	}
 	return e, nil
 }
@@ -174,7 +188,7 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 	if err != nil {
 		return Entry{}, err
 	}
-	if err := os.MkdirAll(r.dir(), 0o700); err != nil {
+	if _, err := r.st.ownDir(registryDir); err != nil {
 		return Entry{}, fmt.Errorf("registry: %w", err)
 	}
 	unlock, err := lockPath(ctx, path[:len(path)-len(".json")]+".lock")
@@ -234,7 +248,7 @@ func (r *FileRegistry) List(ctx context.Context) ([]Entry, error) {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	var out []Entry
-	var bad []string
+	var bad []error
 	for _, n := range names {
 		key, ok := strings.CutSuffix(n.Name(), ".json")
 		if !ok || !channel.ValidKey(key) {
@@ -245,16 +259,13 @@ func (r *FileRegistry) List(ctx context.Context) ([]Entry, error) {
 			continue // deleted since the directory was read
 		}
 		if err != nil {
-			bad = append(bad, err.Error())
+			bad = append(bad, err)
 			continue
 		}
 		out = append(out, e)
 	}
 	slices.SortStableFunc(out, func(a, b Entry) int { return a.Created.Compare(b.Created) })
-	if len(bad) > 0 {
-		return out, errors.New(strings.Join(bad, "; "))
-	}
-	return out, nil
+	return out, errors.Join(bad...)
 }
 
 // Delete removes the entry under key and its lock files.
@@ -262,6 +273,9 @@ func (r *FileRegistry) Delete(ctx context.Context, key string) error {
 	path, err := r.path(key, ".json")
 	if err != nil {
 		return err
+	}
+	if _, err := r.st.ownDir(registryDir); err != nil {
+		return fmt.Errorf("registry: %w", err)
 	}
 	base := path[:len(path)-len(".json")]
 	unlock, err := lockPath(ctx, base+".lock")
@@ -284,7 +298,7 @@ func (r *FileRegistry) Hold(key string) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(r.dir(), 0o700); err != nil {
+	if _, err := r.st.ownDir(registryDir); err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	release, held, err := holdLock(path)
@@ -301,29 +315,4 @@ func (r *FileRegistry) Hold(key string) (release func(), err error) {
 func (r *FileRegistry) Held(key string) bool {
 	path, err := r.path(key, ".wait")
 	return err == nil && inUse(path)
-}
-
-// WithdrawSession marks every waiting set of session id withdrawn, saying
-// why: its widgets then say so, and nothing answers it any more.
-func (st *Store) WithdrawSession(ctx context.Context, id, why string) error {
-	r := st.Registry()
-	list, err := r.List(ctx)
-	for _, e := range list {
-		if e.Session != id || !e.Pending() {
-			continue
-		}
-		_, uerr := r.Update(ctx, e.Key, func(e *Entry, found bool) error {
-			if !found {
-				return ErrNoEntry
-			}
-			if e.Pending() {
-				e.Outcome = Outcome{State: channel.Withdrawn, Why: why, At: st.now(), Text: "Withdrawn: " + why + "."}
-			}
-			return nil
-		})
-		if !errors.Is(uerr, ErrNoEntry) {
-			err = errors.Join(err, uerr)
-		}
-	}
-	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
@@ -80,3 +81,65 @@ func (s *Session) Cancel(reason string) ([]ask.Request, error) {
 
 // Age is how long ago a listed session was last updated.
 func (sum Summary) Age(now time.Time) time.Duration { return now.Sub(sum.Updated) }
+
+// WithdrawSession marks every waiting set of session id withdrawn, saying
+// why: its widgets then say so, and nothing answers it any more. An entry
+// that cannot be read is reported only when it names session id: another
+// session's damage is no failure of this one's.
+func (st *Store) WithdrawSession(ctx context.Context, id, why string) error {
+	r := st.Registry()
+	list, err := r.List(ctx)
+	err = sessionsDamage(err, id)
+	for _, e := range list {
+		if e.Session != id || !e.Pending() {
+			continue
+		}
+		_, uerr := r.Update(ctx, e.Key, func(e *Entry, found bool) error {
+			if !found {
+				return ErrNoEntry
+			}
+			if e.Pending() {
+				e.Outcome = Outcome{State: channel.Withdrawn, Why: why, At: st.now(), Text: "Withdrawn: " + why + "."}
+			}
+			return nil
+		})
+		if !errors.Is(uerr, ErrNoEntry) {
+			err = errors.Join(err, uerr)
+		}
+	}
+	return err
+}
+
+// sessionsDamage is err, a listing's error, without the entries it could
+// not read that are not known to be session id's.
+func sessionsDamage(err error, id string) error {
+	return dropDamage(err, func(e *EntryError) bool { return e.Session != id })
+}
+
+// WithoutEntryDamage is err, a registry listing's error, without the
+// entries it could not read (each an *EntryError): what is left, if
+// anything, is a failure of the listing itself. Whoever goes through the
+// entries for one purpose uses the others, which the listing returned
+// beside the error.
+func WithoutEntryDamage(err error) error {
+	return dropDamage(err, func(*EntryError) bool { return true })
+}
+
+// dropDamage is err without the *EntryError's drop accepts. A listing
+// reports several entries joined (errors.Join); any other error is kept.
+func dropDamage(err error, drop func(*EntryError) bool) error {
+	if many, ok := err.(interface{ Unwrap() []error }); ok {
+		var kept []error
+		for _, e := range many.Unwrap() {
+			if e = dropDamage(e, drop); e != nil {
+				kept = append(kept, e)
+			}
+		}
+		return errors.Join(kept...)
+	}
+	var ee *EntryError
+	if errors.As(err, &ee) && drop(ee) {
+		return nil
+	}
+	return err
+}

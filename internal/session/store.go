@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // ErrNotFound is returned for a session id that matches no session.
@@ -43,6 +45,25 @@ func (st *Store) Close() error {
 }
 
 func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
+
+// ownDir returns the directory name of the state directory (sessions,
+// relay, channels, mailbox), made if need be, after checking that it is a
+// directory and not a link to one (a *statefile.NotRegularError names
+// it). Whatever creates, writes or deletes in one goes through here: a
+// link planted there, or left by a restore, must not send a write, or a
+// prune's deletions, to the directory it points to. The state directory
+// itself may be a link; where it is, is its owner's choice.
+func (st *Store) ownDir(name string) (string, error) {
+	dir := filepath.Join(st.Dir, name)
+	return dir, statefile.MkdirAll(dir, 0o700)
+}
+
+// isOwnDir reports whether dir is a directory, not a link to one, for
+// what would only delete in it (Prune), and does nothing when it is not.
+func isOwnDir(dir string) bool {
+	fi, err := os.Lstat(dir)
+	return err == nil && fi.IsDir()
+}
 
 // journal is the path of session id's journal.
 func (st *Store) journal(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".jsonl") }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -56,20 +55,7 @@ func lockPath(ctx context.Context, path string) (func(), error) {
 		if err != nil {
 			return nil, err
 		}
-		for {
-			err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-			if err != unix.EWOULDBLOCK && err != unix.EINTR {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				f.Close()
-				return nil, ctx.Err()
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-		if err != nil {
-			f.Close()
+		if err := flockWait(ctx, f); err != nil {
 			return nil, err
 		}
 		if samePath(f, path) {
@@ -79,8 +65,46 @@ func lockPath(ctx context.Context, path string) (func(), error) {
 	}
 }
 
+// flockWait takes f's exclusive lock, waiting until it is free or ctx
+// ends; on an error f is closed. The wait sleeps in the kernel (a
+// blocking flock) rather than polling, so a waiter costs nothing and
+// wakes as soon as the holder lets go. A blocking flock cannot be called
+// off: when ctx ends first, it is left to return in its own goroutine,
+// which then closes f, letting go of the lock it took.
+func flockWait(ctx context.Context, f *os.File) error {
+	fd := int(f.Fd())
+	err := flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+	switch {
+	case err == unix.EWOULDBLOCK && ctx.Done() == nil:
+		err = flock(fd, unix.LOCK_EX)
+	case err == unix.EWOULDBLOCK:
+		done := make(chan error, 1)
+		go func() { done <- flock(fd, unix.LOCK_EX) }()
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			go func() { <-done; f.Close() }()
+			return ctx.Err()
+		}
+	}
+	if err != nil {
+		f.Close()
+	}
+	return err
+}
+
+// flock is unix.Flock, retried when a signal interrupts it.
+func flock(fd, how int) error {
+	for {
+		if err := unix.Flock(fd, how); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 // holdLock takes an exclusive lock on the lock file at path without
-// waiting: held is false when another process holds it.
+// waiting. held is true, and release nil, when another process (or
+// another open of the file in this one) holds it already.
 func holdLock(path string) (release func(), held bool, err error) {
 	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {

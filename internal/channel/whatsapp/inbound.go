@@ -45,7 +45,10 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 		return true // a stranger: nothing at all
 	}
 	if from == c.to {
-		c.heardNow()
+		// The window this message opens is opened once it has been read:
+		// a question WhatsApp refused goes out again then, and had it
+		// gone out first, "hello?" would be taken for its answer.
+		defer c.heardNow()
 	}
 	if m.ID == "" || c.taken.has(m.ID) {
 		return true

@@ -64,8 +64,8 @@ func (m mailbox) Post(ctx context.Context, box session.Box, d session.Delivery) 
 }
 
 func (m mailbox) decode(box session.Box, a Answer) (session.Delivery, error) {
-	var d session.Delivery
-	if err := json.Unmarshal(a.Delivery, &d); err != nil || len(d.Answers) == 0 {
+	d, err := session.DecodeDelivery(a.Delivery)
+	if err != nil {
 		return session.Delivery{}, fmt.Errorf("mailbox: the answer to set %s in %s is damaged (%v); delete its row of the mailbox table to let it be answered again",
 			box.Key, m.b.db.shown, err)
 	}
@@ -144,7 +144,8 @@ func (r registry) decode(row Entry) (session.Entry, error) {
 		_, err = session.ParseID(e.Session)
 	}
 	if err != nil {
-		return session.Entry{}, fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)
+		return session.Entry{}, &session.EntryError{Key: row.Key, Session: row.Session,
+			Err: fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)}
 	}
 	return e, nil
 }

@@ -6,7 +6,8 @@
 // store (a Store of its own over the same files or the same database), so
 // a case can race two processes, or have one hold what another tries to
 // take. The cases compare what the session API returns, never how a
-// store keeps it.
+// store keeps it; the few about damage the API cannot cause (RunDamage)
+// are given a Hand by each store's tests, which damages what it keeps.
 package storetest
 
 import (
