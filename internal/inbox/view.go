@@ -82,8 +82,11 @@ func kindLabelThis(kind string) string {
 	return "this " + strings.ToLower(kindLabel(kind))
 }
 
-// newCardView renders req as an open card: recommended options are
-// preselected (the first one of a single-select question). page is the
+// newCardView renders req as an open card: a single select starts on its
+// recommended option (the first, if several), as the terminal's cursor
+// does; a multi-select starts with nothing ticked, as at the terminal,
+// since a tick the person did not make is not their choice ("Recommended"
+// still shows beside the options). page is the
 // path the card's own addresses hang from ("" for the card page, /s/ID in
 // the inbox): it posts to page/answer/KEY, and its whole detail is at
 // page/input/KEY.
@@ -96,7 +99,7 @@ func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) car
 		picked := false
 		for j, o := range q.Options {
 			rec := ask.IsRecommended(o.Label)
-			check := rec && (q.MultiSelect || !picked)
+			check := rec && !q.MultiSelect && !picked
 			picked = picked || check
 			qv.Options = append(qv.Options, optionView{Value: strconv.Itoa(j), Label: ask.Display(ask.BareLabel(o.Label)),
 				Description: ask.Display(o.Description), Recommended: rec, Checked: check})
