@@ -38,7 +38,7 @@ func TestClaudeCodeRules(t *testing.T) {
 			file := r.dir + "/ci.yaml"
 			for id, want := range map[string]string{
 				"toolu_and":   "Bash was not run: rule Bash(rm:*) (" + file + " line 3) denies it; do not retry it, and continue without it or ask the user to change the rule.",
-				"toolu_redir": "Bash was not run: the answers file " + file + " has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash under approvals: allow: in " + file + ").",
+				"toolu_redir": "Bash was not run: the answers file " + file + " has no approval rule that allows it; do not retry it, and continue without it (no rule under approvals: allow: can allow it, since it redirects to or from a file (>written.txt); a person must approve such a call).",
 			} {
 				// 2.1.330 puts its own label before a hook's denial; 2.1.197 does not.
 				got := r.result(t, id)

@@ -219,7 +219,7 @@ var demoFolder = regexp.MustCompile(`askuser demo: the agent's folder is (\S+)`)
 // content.
 func openApproval(t *testing.T, ctx context.Context, p *bgAskuser) string {
 	t.Helper()
-	card := `article[aria-label="Approval: Approve"][data-state="open"] `
+	card := `article[aria-label="Approval of mcp__files__write_file"][data-state="open"] `
 	err := chromedp.Do(ctx,
 		chromedp.WaitVisible(css(card+`details.detail > summary`)),
 		focus(card+`details.detail > summary`),
@@ -266,9 +266,9 @@ func TestWebApprovalCard(t *testing.T) {
 		t.Errorf("the content block: white-space %v, overflow-wrap %v, background %v; want pre-wrap, anywhere, the dark one", layout[2], layout[3], layout[4])
 	}
 	err = chromedp.Do(ctx,
-		click(`article[aria-label="Approval: Approve"] input[value="0"]`),
-		click(`article[aria-label="Approval: Approve"] button[type="submit"]`),
-		chromedp.WaitVisible(css(`article[aria-label="Approval: Approve"][data-state="answered"] details.detail`)),
+		click(`article[aria-label="Approval of mcp__files__write_file"] input[value="0"]`),
+		click(`article[aria-label="Approval of mcp__files__write_file"] button[type="submit"]`),
+		chromedp.WaitVisible(css(`article[aria-label="Approval of mcp__files__write_file"][data-state="answered"] details.detail`)),
 	)
 	if err != nil {
 		t.Fatalf("approving: %v\nstderr: %s", err, p.stderr)

@@ -42,7 +42,7 @@ func TestWebInboxApproval(t *testing.T) {
 		t.Fatalf("the demo should stop to wait (exit 6), got %d:\n%s", code, out)
 	}
 	ctx := newBrowser(t, 390, 844)
-	approval := `article[aria-label="Approval: Approve"]`
+	approval := `article[aria-label="Approval of mcp__files__write_file"]`
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(inboxURL),
 		click(`#waiting a.session`),

@@ -28,7 +28,8 @@
 //     result and may be redirected.
 //   - At the terminal, Esc closes one thing at a time: the whole-question
 //     view, the "Other" field, the filter, the review; only with nothing
-//     left to close does it cancel the set. Ctrl+C and Ctrl+D cancel at
+//     left to close does it cancel the set, and once the review has been
+//     shown it goes back there instead. Ctrl+C and Ctrl+D cancel at
 //     once, and never answer. No key but the person's own choice answers:
 //     Enter on a multi-select with nothing ticked asks "Submit with
 //     nothing selected? y/N" instead of ticking for them.
@@ -56,5 +57,6 @@
 //
 // At the review of a set of several: Enter submits, a question's number
 // changes it, ↑↓ scroll a review taller than the screen, ← Shift+Tab and
-// Esc go back to the last question.
+// Esc go back to the last question. From then on Esc at a question goes
+// back to the review (a detour, not the end of the set).
 package frontend

@@ -50,7 +50,7 @@ func (p *promptState) footerKeys(fi frameInfo) []string {
 	case p.askNone:
 		keys = []string{"y submit (none)", "n back to the list", "ctrl+c cancel"}
 	default:
-		keys = p.listKeys(n, set)
+		keys = p.listKeys(n, set, fi.escReview)
 	}
 	if p.mode == modeList && !p.askNone {
 		detailKey := "tab"
@@ -69,8 +69,8 @@ func (p *promptState) footerKeys(fi frameInfo) []string {
 }
 
 // listKeys are the keys of the list, in a set of several questions or
-// of one.
-func (p *promptState) listKeys(n int, set bool) []string {
+// of one; escReview: Esc goes back to the review.
+func (p *promptState) listKeys(n int, set, escReview bool) []string {
 	keys := []string{"↑↓ move"}
 	if set {
 		keys = append(keys, "←→ question")
@@ -80,8 +80,11 @@ func (p *promptState) listKeys(n int, set bool) []string {
 	} else {
 		keys = append(keys, fmt.Sprintf("1-%d pick", n), "enter select")
 	}
-	if p.filter != "" {
+	switch {
+	case p.filter != "":
 		return append(keys, "esc clear filter")
+	case escReview:
+		return append(keys, "esc review")
 	}
 	return append(keys, "esc cancel")
 }

@@ -17,6 +17,12 @@ import (
 // typed. A set of one has no strip and no review: its pick answers it,
 // as in Claude Code, and Tab keeps its older meaning there (an
 // approval's whole input; an approval is a set of one).
+//
+// Once the review has been shown, a question is a detour from it: Esc,
+// which cancels the set from a question's list before the review, goes
+// back to the review instead, so a key meant to leave one question
+// cannot throw away every answer the person has just read over. Ctrl+C
+// still cancels at once.
 type setState struct {
 	qs    []*promptState
 	infos []frameInfo // what each question's frame shows besides its state
@@ -26,6 +32,9 @@ type setState struct {
 	// reviewTop is the first answer line the review shows, when they
 	// do not all fit (the frame clamps it).
 	reviewTop int
+	// reviewed: the review has been shown, so Esc at a question goes
+	// back to it.
+	reviewed bool
 }
 
 func newSetState(req ask.Request) *setState {
@@ -75,8 +84,12 @@ func (s *setState) handle(k key) outcome {
 		return keepAsking
 	}
 	out := p.handle(k)
-	if out == doneAnswered && s.several() {
+	switch {
+	case out == doneAnswered && s.several():
 		s.advance()
+		return keepAsking
+	case out == doneCancelled && k.kind == kEsc && s.reviewed:
+		s.show(len(s.qs))
 		return keepAsking
 	}
 	return out
@@ -106,6 +119,7 @@ func (s *setState) show(i int) {
 		s.qs[s.at].leave()
 	}
 	s.at = i
+	s.reviewed = s.reviewed || s.reviewing()
 }
 
 // advance follows an answer: on to the next question not answered yet,
@@ -120,8 +134,8 @@ func (s *setState) advance() {
 
 // handleReview: Enter submits, or goes to a question still unanswered;
 // a question's number goes to it; ←, Shift+Tab and Esc go back to the
-// last question (so Esc twice cancels, as from any list); ↑↓ scroll the
-// answers when they do not fit.
+// last question (where Esc comes back here); ↑↓ scroll the answers when
+// they do not fit.
 func (s *setState) handleReview(k key) outcome {
 	switch k.kind {
 	case kEnter:
@@ -162,7 +176,7 @@ func (s *setState) frame(width, height int, left time.Duration) []line {
 		return s.reviewFrame(frameInfo{index: len(s.qs), total: len(s.qs), tabs: tabs, width: width, height: height, left: left})
 	}
 	fi := s.infos[s.at]
-	fi.tabs, fi.width, fi.height, fi.left = tabs, width, height, left
+	fi.tabs, fi.width, fi.height, fi.left, fi.escReview = tabs, width, height, left, s.reviewed
 	return s.qs[s.at].frame(fi)
 }
 

@@ -46,7 +46,10 @@ type frameInfo struct {
 	detail        string // made safe; "" when there is none
 	// tabs are the set's questions for the tab strip, when it has more
 	// than one.
-	tabs          []tab
+	tabs []tab
+	// escReview: Esc in the list goes back to the review, which has
+	// been shown, instead of cancelling the set.
+	escReview     bool
 	width, height int
 	left          time.Duration // time left to answer; <0 when unbounded
 }

@@ -74,27 +74,85 @@ func TestSurveySetMoves(t *testing.T) {
 	}
 }
 
-// TestSurveyReviewEsc: Esc at the review goes back to the last question,
-// and a second Esc there cancels the set, as Ctrl+C does at once.
+// TestSurveyReviewEsc: once the review has been shown, a question
+// opened from it (by its number, or by ←/Esc there) is a detour: Esc
+// goes back to the review instead of cancelling the set and every
+// answer in it, and so does answering it again. Moving on to another
+// question keeps the detour, since the answers at stake are the same.
+// Ctrl+C still cancels at once.
 func TestSurveyReviewEsc(t *testing.T) {
+	atReview := step{keys("2", "1", sendEnter), []string{"Review your answers", "esc back"}}
+	backAtReview := []string{"Review your answers", "1. Database: PostgreSQL", "2. Features: TypeScript"}
 	for _, tc := range []struct {
-		name string
-		keys []string
-		says string
+		name  string
+		steps []step
+		// features is the second question's answer once the set is
+		// submitted from the review.
+		features string
 	}{
-		{"esc then esc", keys(sendEsc, sendEsc), "(esc)"},
-		{"ctrl+c", keys(sendCtrlC), "(ctrl+c)"},
+		{"esc at the review, then esc", []step{
+			{keys(sendEsc), []string{"Question 2 of 2", "❯ ☑ 1. TypeScript", "esc review", "!esc cancel"}},
+			{keys(sendEsc), backAtReview},
+		}, "TypeScript"},
+		{"number, then esc", []step{
+			{keys("1"), []string{"Question 1 of 2", "❯ ● 2. PostgreSQL", "esc review"}},
+			{keys(sendEsc), backAtReview},
+		}, "TypeScript"},
+		{"number, a filter, esc twice", []step{
+			{keys("1", "x"), []string{`No option matches "x"`, "esc clear filter"}},
+			{keys(sendEsc), []string{"Question 1 of 2", "!No option matches", "esc review"}},
+			{keys(sendEsc), backAtReview},
+		}, "TypeScript"},
+		{"number, change, enter", []step{
+			{keys("2"), []string{"Question 2 of 2", "esc review"}},
+			{keys("4", sendEnter), []string{"Review your answers", "2. Features: TypeScript, Tailwind CSS"}},
+		}, "TypeScript, Tailwind CSS"},
+		{"number, moved on, esc", []step{
+			{keys("1"), []string{"Question 1 of 2"}},
+			{keys(sendTab), []string{"Question 2 of 2", "esc review"}},
+			{keys(sendEsc), backAtReview},
+		}, "TypeScript"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := twoQuestions()
+			r := startSurvey(t, wide, req, nil)
+			r.ready("esc cancel")
+			r.play(append([]step{atReview}, tc.steps...))
+			r.tm.Send(sendEnter)
+			res := r.finish()
+			if res.err != nil {
+				t.Fatalf("Ask: %v\nscreen:\n%s", res.err, r.tm.Screen.Dump())
+			}
+			checkAnswers(t, res.answers, person(req.Questions[0], []string{"PostgreSQL"}, ""),
+				person(req.Questions[1], strings.Split(tc.features, ", "), ""))
+		})
+	}
+}
+
+// TestSurveySetEscCancels: Esc cancels the set from a question reached
+// before the review, as from any list, and Ctrl+C cancels it anywhere,
+// a question opened from the review included.
+func TestSurveySetEscCancels(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		key   string
+		says  string
+	}{
+		{"esc before the review", []step{{keys("2"), []string{"Question 2 of 2", "esc cancel"}}}, sendEsc, "(esc)"},
+		{"ctrl+c at the review", []step{{keys("2", "1", sendEnter), []string{"Review your answers"}}}, sendCtrlC, "(ctrl+c)"},
+		{"ctrl+c at a question opened from the review", []step{
+			{keys("2", "1", sendEnter), []string{"Review your answers"}},
+			{keys("1"), []string{"Question 1 of 2", "esc review"}},
+		}, sendCtrlC, "(ctrl+c)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := startSurvey(t, wide, twoQuestions(), nil)
 			r.ready("esc cancel")
-			r.play([]step{{keys("2", "1", sendEnter), []string{"Review your answers", "esc back"}}})
-			if tc.keys[0] == sendEsc {
-				r.play([]step{{keys(sendEsc), []string{"Question 2 of 2", "❯ ☑ 1. TypeScript", "esc cancel"}}})
-				tc.keys = tc.keys[1:]
-			}
-			r.tm.Send(tc.keys...)
+			r.play(tc.steps)
+			r.tm.Send(tc.key)
 			res := r.finish()
 			if !errors.Is(res.err, ask.ErrCancelled) || !strings.Contains(res.err.Error(), tc.says) || res.answers != nil {
 				t.Fatalf("Ask = %v, %v; want no answers and ask.ErrCancelled saying %s", res.answers, res.err, tc.says)

@@ -254,3 +254,20 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// TestSummaryCountsAsWritten: a value cut short in the summary says how
+// long it is as written, not after its line breaks and runs of spaces
+// were collapsed to show it on one line.
+func TestSummaryCountsAsWritten(t *testing.T) {
+	value := strings.Repeat("x\n\n", 99) + "xx" // 299 characters; shown, 199
+	for name, in := range map[string]string{
+		"a value":    string(mustJSON(t, map[string]string{"content": value})),
+		"a key":      string(mustJSON(t, map[string]int{value: 1})),
+		"not a JSON": value,
+	} {
+		got := call("Write", in).Summary()
+		if !strings.Contains(got, "… (299 characters)") || strings.Contains(got, "\n\n") {
+			t.Errorf("%s: summary %q, want it cut on one line saying (299 characters)", name, got)
+		}
+	}
+}

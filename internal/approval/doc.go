@@ -38,6 +38,9 @@
 //   - Every Decision records who made it, and says so in one sentence
 //     written once (messages.go), so the result a model or a host gets
 //     names who decided and what to do, and no caller adds to it.
+//   - A denial for want of a rule advises the narrowest rule that allows
+//     the call (advice.go), read back and matched against the call before
+//     it is said; never a bare Bash, which would allow every command.
 //   - Reading a hostile command line or path costs bounded work and never
 //     panics.
 package approval

@@ -86,7 +86,7 @@ func FromAnswers(req Request, answers []ask.Answer) Decision {
 			file = ask.Display(a.Via)
 		}
 		return Decision{By: by, Why: who, Message: notRun(tool, who+" has no approval rule that allows it",
-			"do not retry it, and continue without it (to allow such calls, add "+tool+" under approvals: allow: in "+file+")")}
+			"do not retry it, and continue without it ("+allowAdvice(req, file)+")")}
 	case a.Reason != "":
 		return Decision{By: by, Why: ask.Display(a.Reason), Message: notRun(tool, "its approval question was not answered ("+ask.Display(a.Reason)+")", thenAsk)}
 	}

@@ -96,9 +96,61 @@ func TestDeciderSaysItOnce(t *testing.T) {
 			Reason: "no approval rule in the answers file allows this call"}}, nil
 	}
 	p := Decider{Ask: fromFile}.Decide(t.Context(), "Bash", "toolu_1", json.RawMessage(`{"command":"touch x"}`))
-	want := "Bash was not run: the answers file appr.yaml has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash under approvals: allow: in appr.yaml)."
+	want := "Bash was not run: the answers file appr.yaml has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash(touch x:*) under approvals: allow: in appr.yaml)."
 	if p.Allow || p.Message != want {
 		t.Errorf("message\n %q\nwant %q", p.Message, want)
 	}
 	saidOnce(t, "answers file", p.Message)
+}
+
+// TestAllowAdvice: a denial for want of a rule advises the narrowest rule
+// that allows the call, never a bare Bash (which runs any command), and
+// the rule advised, written in the file, does allow it. A line no rule
+// can allow, or of too many commands, says a person must approve it.
+func TestAllowAdvice(t *testing.T) {
+	under := " under approvals: allow: in ci.yaml)."
+	for _, tc := range []struct {
+		tool, input string
+		advice      string
+		rules       []string // the rules advised, which must allow the call
+	}{
+		{"Bash", `{"command":"git status --short"}`, "(to allow such calls, add Bash(git status:*)" + under, []string{"Bash(git status:*)"}},
+		{"Bash", `{"command":"rm -rf build"}`, "(to allow such calls, add Bash(rm -rf build:*)" + under, []string{"Bash(rm -rf build:*)"}},
+		{"Bash", `{"command":"ls"}`, "(to allow such calls, add Bash(ls:*)" + under, []string{"Bash(ls:*)"}},
+		{"Bash", `{"command":"cat $F"}`, "(to allow such calls, add Bash(cat:*)" + under, []string{"Bash(cat:*)"}},
+		{"Bash", `{"command":"touch 'a b.txt'"}`, "(to allow such calls, add Bash(touch 'a b.txt':*)" + under, []string{"Bash(touch 'a b.txt':*)"}},
+		// A wrapper that does not change what runs needs no rule.
+		{"Bash", `{"command":"nice -n 5 make test"}`, "(to allow such calls, add Bash(make test:*)" + under, []string{"Bash(make test:*)"}},
+		{"Bash", `{"command":"git add . && git commit -m wip"}`,
+			"(to allow such calls, add Bash(git add:*) and Bash(git commit:*) under approvals: allow: in ci.yaml, a rule for each of its commands).",
+			[]string{"Bash(git add:*)", "Bash(git commit:*)"}},
+		{"Bash", `{"command":"a; b; c; d"}`,
+			"(each of its 4 commands needs a rule of its own under approvals: allow: in ci.yaml, or a person must approve such a call).", nil},
+		{"Bash", `{"command":"echo ok > written.txt"}`,
+			"(no rule under approvals: allow: can allow it, since it redirects to or from a file (>written.txt); a person must approve such a call).", nil},
+		{"Write", `{"file_path":"/nonexistent-askuser/out[1].txt"}`, `(to allow such calls, add Write(//nonexistent-askuser/out\[1].txt)` + under,
+			[]string{`Write(//nonexistent-askuser/out\[1].txt)`}},
+		{"WebFetch", `{"url":"https://Docs.Example.com/a?b=c"}`, "(to allow such calls, add WebFetch(domain:docs.example.com)" + under,
+			[]string{"WebFetch(domain:docs.example.com)"}},
+		// MCP tools take no specifier: the tool's name is the narrowest.
+		{"mcp__fs__write_file", `{"path":"x"}`, "(to allow such calls, add mcp__fs__write_file" + under, []string{"mcp__fs__write_file"}},
+	} {
+		req := call(tc.tool, tc.input)
+		d := FromAnswers(req, []ask.Answer{{Selected: []string{}, Skipped: true, Source: ask.SourceFile, Via: "ci.yaml"}})
+		want := ask.Display(tc.tool) + " was not run: the answers file ci.yaml has no approval rule that allows it; do not retry it, and continue without it " + tc.advice
+		if d.Allow || d.Message != want {
+			t.Errorf("%s %s:\n got %q\nwant %q", tc.tool, tc.input, d.Message, want)
+		}
+		saidOnce(t, tc.input, d.Message)
+		if len(tc.rules) == 0 {
+			continue
+		}
+		rules, err := ParseRules(strings.Join(tc.rules, " "), "ci.yaml line 2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := (Policy{Allow: rules}).Decide(req, nil); !ok || !d.Allow {
+			t.Errorf("%s %s: the rules advised, %v, do not allow it", tc.tool, tc.input, tc.rules)
+		}
+	}
 }

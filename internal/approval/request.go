@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -73,7 +74,7 @@ func (r Request) Summary() string {
 			fmt.Fprintf(&b, "… and %d more fields", len(keys)-i)
 			break
 		}
-		fmt.Fprintf(&b, "%s: %s\n", cut(ask.Display(k), 40), summaryValue(in[k]))
+		fmt.Fprintf(&b, "%s: %s\n", shorten(k, 40), summaryValue(in[k]))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -100,15 +101,19 @@ func summaryValue(raw json.RawMessage) string {
 			s = string(raw)
 		}
 	}
-	return cut(ask.Display(s), summaryValueChars)
+	return shorten(s, summaryValueChars)
 }
 
-// cut shortens s to n characters, saying how long it was.
-func cut(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return fmt.Sprintf("%s… (%d characters)", string(r[:n]), len(r))
+// shorten makes s safe to show on one line and cuts what is shown to n
+// characters, saying how long s is as written: the count a person can
+// check against the input, not the shown text's, whose line breaks and
+// runs of spaces were collapsed.
+func shorten(s string, n int) string {
+	shown := ask.Display(s)
+	if r := []rune(shown); len(r) > n {
+		return fmt.Sprintf("%s… (%d characters)", string(r[:n]), utf8.RuneCountInString(s))
 	}
-	return s
+	return shown
 }
 
 // QuestionID is the id the approval of call id is asked under: distinct

@@ -3,8 +3,6 @@ package approval
 import (
 	"fmt"
 	"strings"
-
-	"github.com/askuser/askuser/ask"
 )
 
 // Rule is one permission rule in Claude Code's syntax: a tool name
@@ -129,4 +127,4 @@ func glob(pattern, s string) bool {
 }
 
 // clip makes text safe to show and short enough to quote.
-func clip(s string) string { return cut(ask.Display(s), summaryValueChars) }
+func clip(s string) string { return shorten(s, summaryValueChars) }

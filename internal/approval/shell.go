@@ -44,6 +44,9 @@ type shellCmd struct {
 	// text is its words as an allow rule matches them, wrappers such as
 	// nice and timeout taken off: "git status --short".
 	text string
+	// prefix is its first words, as a denial advises a rule for it: "git
+	// status" (see commandPrefix).
+	prefix string
 	// seen are further texts deny and ask rules match: the command as
 	// written, its name without a folder, what follows a wrapper's options.
 	seen []string
@@ -311,7 +314,7 @@ func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
 		return
 	}
 	name := ws[0]
-	c := shellCmd{text: joinWords(ws), glob: name.glob}
+	c := shellCmd{text: joinWords(ws), prefix: commandPrefix(ws), glob: name.glob}
 	if !name.literal {
 		a.uncover("the command's name is not written out (" + clip(name.text) + "), so no rule can tell what it runs")
 	} else {

@@ -2,7 +2,6 @@ package approval
 
 import (
 	"encoding/json"
-	"net/url"
 	"path"
 	"strings"
 )
@@ -267,11 +266,11 @@ func matchURL(spec, raw string) bool {
 	if !ok {
 		return matchSpec(spec, raw)
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
+	host, ok := urlHost(raw)
+	if !ok {
 		return false
 	}
-	host, domain := strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), strings.ToLower(domain)
+	domain = strings.ToLower(domain)
 	if sub, ok := strings.CutPrefix(domain, "*."); ok {
 		return strings.HasSuffix(host, "."+sub)
 	}

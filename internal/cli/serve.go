@@ -53,7 +53,9 @@ ASKUSER_TELEGRAM_CHAT, ASKUSER_WHATSAPP_TO, or their flags): it sends the questi
 through that channel or through --frontend inbox, and a tap on a question whose run stopped
 to wait resumes the session in the background; what the agent did next is posted beside the
 question. A live run that holds a channel keeps it; serve takes it over when the run ends.
-Ctrl+C stops serving; a resume under way goes on by itself.`,
+One serve serves a state directory at a time (it holds serve.lock there); a second is
+refused, naming the first one's pid and address. Ctrl+C stops serving; a resume under way
+goes on by itself.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
@@ -77,6 +79,11 @@ func runServe(c *cli.Context, e *env) error {
 	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return withCode(ExitUsage, fmt.Errorf("state directory: %w", err))
 	}
+	lock, err := holdServe(store.Dir)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	served, err := configuredChannels(c, e)
 	if err != nil {
 		return err
@@ -102,6 +109,7 @@ func runServe(c *cli.Context, e *env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	lock.serving(in.URL())
 	forget := leaveAddress(store.Dir, in.URL(), e.ios.ErrOut)
 	defer forget()
 	stopRelay := serveRelay(store, in, served, e.ios.ErrOut)

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,10 @@ type cardView struct {
 	Action, CSRF string
 	// Kind is the chip of the card: "Question", "Approval" or "Form".
 	Kind string
+	// Name is what a screen reader says of the card (its aria-label):
+	// "Question: Database", "2 questions: Database and Features",
+	// "Approval of mcp__fs__write_file".
+	Name string
 	// Detail is the set's longer text (an approval's whole input), shown
 	// in a disclosure; nil when it has none.
 	Detail *detailView
@@ -82,13 +87,16 @@ func kindLabelThis(kind string) string {
 	return "this " + strings.ToLower(kindLabel(kind))
 }
 
-// newCardView renders req as an open card: recommended options are
-// preselected (the first one of a single-select question). page is the
+// newCardView renders req as an open card: a single select starts on its
+// recommended option (the first, if several), as the terminal's cursor
+// does; a multi-select starts with nothing ticked, as at the terminal,
+// since a tick the person did not make is not their choice ("Recommended"
+// still shows beside the options). page is the
 // path the card's own addresses hang from ("" for the card page, /s/ID in
 // the inbox): it posts to page/answer/KEY, and its whole detail is at
 // page/input/KEY.
 func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) cardView {
-	v := cardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: kindLabel(req.Kind), Agent: ask.Display(req.Agent),
+	v := cardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: kindLabel(req.Kind), Name: cardName(req), Agent: ask.Display(req.Agent),
 		Detail: newDetailView(req, page+"/input/"+key), State: stateOpen, AskedAt: askedAt}
 	for i, q := range req.Questions {
 		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), Header: ask.Display(q.Header),
@@ -96,7 +104,7 @@ func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) car
 		picked := false
 		for j, o := range q.Options {
 			rec := ask.IsRecommended(o.Label)
-			check := rec && (q.MultiSelect || !picked)
+			check := rec && !q.MultiSelect && !picked
 			picked = picked || check
 			qv.Options = append(qv.Options, optionView{Value: strconv.Itoa(j), Label: ask.Display(ask.BareLabel(o.Label)),
 				Description: ask.Display(o.Description), Recommended: rec, Checked: check})
@@ -104,6 +112,44 @@ func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) car
 		v.Questions = append(v.Questions, qv)
 	}
 	return v
+}
+
+// cardName names a card in a phrase a screen reader can say: its kind
+// and its questions' headers ("2 questions: Database and Features"), or
+// for an approval the tool it is about, since its one header ("Approve")
+// says nothing more than its kind. A question without a header is named
+// by the start of its text.
+func cardName(req ask.Request) string {
+	kind := kindLabel(req.Kind)
+	if req.Kind == ask.KindApproval && req.Tool != "" {
+		return kind + " of " + ask.Display(req.Tool)
+	}
+	names := make([]string, len(req.Questions))
+	for i, q := range req.Questions {
+		names[i] = ask.Display(q.Header)
+		if names[i] == "" {
+			names[i] = firstWords(ask.Display(q.Question), 60)
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return kind
+	case len(names) == 1:
+		return kind + ": " + names[0]
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if req.Kind == ask.KindElicitation {
+		return kind + ": " + list // a form's fields
+	}
+	return fmt.Sprintf("%d questions: %s", len(names), list)
+}
+
+// firstWords is s cut to at most n characters, with "…" when cut.
+func firstWords(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return strings.TrimSpace(string(r[:n])) + "…"
+	}
+	return s
 }
 
 // answerViews shows answers as the card's record of what was answered.

@@ -19,6 +19,9 @@
 //     if it grows meanwhile (*TooLargeError).
 //   - MkdirAll leaves a real directory, never a link to one, as the last
 //     element, so files created in it stay in the state directory.
+//   - TryLock holds a lock file with flock, which the system releases
+//     when the holder ends however it ends, so a lock is never left
+//     stale; the file's content counts only while it is locked.
 //
 // The directories above the state directory are the user's business (a
 // state directory reached through a link is fine); the checks are on the
