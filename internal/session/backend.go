@@ -125,7 +125,8 @@ type Registry interface {
 	Delete(ctx context.Context, key string) error
 	// Hold marks the set under key as waited on by this process until
 	// release is called (or the process ends); Held reports whether a
-	// process does.
+	// process does, or may: a store that cannot say answers true, since
+	// a set nobody waits on is withdrawn.
 	Hold(key string) (release func(), err error)
 	Held(key string) bool
 }

@@ -209,8 +209,14 @@ func (s *Session) target(r record) *agentloop.State {
 func (st *Store) find(ref string) (ID, error) {
 	b := st.backend()
 	if id, err := ParseID(ref); err == nil {
-		if found, err := b.Find(ref); err != nil || len(found) != 1 || found[0] != ref {
-			return "", errors.Join(fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where()), err)
+		found, err := b.Find(ref)
+		if err != nil {
+			// The store unreachable is not the session gone: a relay
+			// would withdraw its sets, a command call it a usage error.
+			return "", err
+		}
+		if len(found) != 1 || found[0] != ref {
+			return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where())
 		}
 		return id, nil
 	}

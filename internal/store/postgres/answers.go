@@ -241,9 +241,11 @@ func (r registry) Hold(key string) (func(), error) {
 	return release, nil
 }
 
+// Held is true, too, when the store cannot say: a relay withdraws a set
+// only when nobody waits on it, never for a query that failed.
 func (r registry) Held(key string) bool {
 	ctx, cancel := r.b.ctx()
 	defer cancel()
 	held, err := r.b.db.Held(ctx, "wait:"+key)
-	return held && err == nil
+	return held || err != nil
 }

@@ -200,8 +200,9 @@ func (b *Backend) InUse(id session.ID) bool {
 	return held && err == nil
 }
 
-// Remove deletes a session with its records, answers and registry
-// entries.
+// Remove deletes a session with its records and answers. Its registry
+// entries stay: the Store marks them withdrawn, so their chat widgets say
+// the session was removed.
 func (b *Backend) Remove(name string) error {
 	ctx, cancel := b.ctx()
 	defer cancel()

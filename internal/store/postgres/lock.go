@@ -25,8 +25,9 @@ import (
 // its holder learns it (Lost) before its next write, and the journal's
 // numbered rows refuse a write from two processes anyway.
 
-// releaseTimeout bounds giving a lock back: the connection's end gives it
-// back anyway.
+// releaseTimeout bounds how long a release waits for the lock to go back;
+// the request stays queued after it, so the lock goes back when the own
+// connection next runs (or ends).
 const releaseTimeout = 10 * time.Second
 
 // lockKey is the advisory lock of name.
@@ -47,7 +48,7 @@ func (db *DB) TryLock(ctx context.Context, name string) (release func(), ok bool
 	}
 	o.taking[key] = true
 	o.mu.Unlock()
-	got, err := o.do(ctx, `SELECT pg_try_advisory_lock($1)`, key, name)
+	got, err := o.do(ctx, &request{sql: `SELECT pg_try_advisory_lock($1)`, key: key, name: name})
 	if err != nil || !got {
 		o.mu.Lock()
 		delete(o.taking, key) // asked in vain, or the answer never came
@@ -66,7 +67,7 @@ func (db *DB) unlock(key int64) {
 	o.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 	defer cancel()
-	_, _ = o.do(ctx, `SELECT pg_advisory_unlock($1)`, key, "")
+	_, _ = o.do(ctx, &request{sql: `SELECT pg_advisory_unlock($1)`, key: key, keep: true})
 }
 
 // Lost reports whether this process held name and lost it to another

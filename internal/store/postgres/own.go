@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,10 +47,17 @@ type own struct {
 // request is a lock function the owner runs for another goroutine: it
 // takes (name set) or gives back the lock key.
 type request struct {
-	sql   string
-	key   int64
-	name  string
-	reply chan reply
+	sql  string
+	key  int64
+	name string
+	// keep runs it even when its caller gives up waiting: a lock given
+	// back must go back, or it stays held for as long as the connection.
+	keep bool
+	// gaveUp (under own.mu) says its caller stopped waiting while the
+	// owner ran it: a lock it takes is given back at once, since nobody
+	// would ever release it.
+	gaveUp bool
+	reply  chan reply
 }
 
 type reply struct {
@@ -85,12 +93,13 @@ func (o *own) start() {
 	}()
 }
 
-// do runs sql (a lock function of key, returning a boolean) on the own
-// connection, and returns its result. With name set, a lock taken is
+// do runs r (a lock function of its key, returning a boolean) on the own
+// connection, and returns its result. With a name set, a lock taken is
 // held from then on (before do returns, so a connection made again
-// takes it again).
-func (o *own) do(ctx context.Context, sql string, key int64, name string) (bool, error) {
-	r := &request{sql: sql, key: key, name: name, reply: make(chan reply, 1)}
+// takes it again). When ctx ends first, r is dropped, unless r.keep;
+// one the owner runs already is marked given up.
+func (o *own) do(ctx context.Context, r *request) (bool, error) {
+	r.reply = make(chan reply, 1)
 	o.mu.Lock()
 	o.start()
 	o.reqs = append(o.reqs, r)
@@ -103,11 +112,10 @@ func (o *own) do(ctx context.Context, sql string, key int64, name string) (bool,
 		return rep.got, rep.err
 	case <-ctx.Done():
 		o.mu.Lock()
-		for i, q := range o.reqs {
-			if q == r {
-				o.reqs = append(o.reqs[:i], o.reqs[i+1:]...)
-				break
-			}
+		if i := slices.Index(o.reqs, r); i >= 0 && !r.keep {
+			o.reqs = slices.Delete(o.reqs, i, i+1)
+		} else if i < 0 {
+			r.gaveUp = true // running now, or to run again on the next connection
 		}
 		o.mu.Unlock()
 		return false, fmt.Errorf("cannot reach the store %s: %w", o.db.shown, ctx.Err())
@@ -207,7 +215,11 @@ func (o *own) serve(ctx context.Context, conn *pgx.Conn) error {
 		}
 		r := o.reqs[0]
 		o.reqs = o.reqs[1:]
+		skip := r.gaveUp && r.name != ""
 		o.mu.Unlock()
+		if skip {
+			continue // a lock nobody waits for any more
+		}
 		var got bool
 		err := conn.QueryRow(ctx, r.sql, r.key).Scan(&got)
 		if err != nil && conn.IsClosed() {
@@ -216,16 +228,30 @@ func (o *own) serve(ctx context.Context, conn *pgx.Conn) error {
 			o.mu.Unlock()
 			return err
 		}
-		if r.name != "" {
-			o.mu.Lock()
-			delete(o.taking, r.key)
-			if got && err == nil {
-				o.held[r.key] = r.name
+		if r.name != "" && o.settle(r, got && err == nil) {
+			if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, r.key); err != nil && conn.IsClosed() {
+				return err // the connection's end gives it back
 			}
-			o.mu.Unlock()
 		}
 		r.reply <- reply{got, o.db.errorf("lock", err)}
 	}
+}
+
+// settle records what a lock request of r's name got, and reports
+// whether a lock it took is to be given back: its caller gave up (and,
+// giving up, stopped marking the lock as being taken: a later caller's
+// mark is not this request's to clear).
+func (o *own) settle(r *request, took bool) (giveBack bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if r.gaveUp {
+		return took
+	}
+	delete(o.taking, r.key)
+	if took {
+		o.held[r.key] = r.name
+	}
+	return false
 }
 
 // listen waits for a notification, a request, or listenCheck, and
