@@ -82,15 +82,20 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 		}
 		if r.followUp(ctx, last, r.followUpText(sess, last)) {
 			r.markFollowedUp(ctx, es)
+			held := r.heldNames()
 			r.mu.Lock()
 			delete(r.resumes, id)
+			for _, name := range held {
+				delete(r.later, name+" reply "+last.Key)
+			}
 			r.mu.Unlock()
 		}
 	}
 }
 
 // followUp posts text beside e on every channel this relay holds that
-// shows it; it reports whether all of them took it.
+// shows it; it reports whether all of them took it. A channel whose
+// platform said to wait is not called before then.
 func (r *Relay) followUp(ctx context.Context, e session.Entry, text string) bool {
 	ok := true
 	for _, name := range r.heldNames() {
@@ -99,9 +104,25 @@ func (r *Relay) followUp(ctx context.Context, e session.Entry, text string) bool
 		if sent == nil || len(sent.Ref) == 0 || !served {
 			continue
 		}
-		if err := s.Channel.Reply(ctx, sent.Ref, text); err != nil {
-			r.logf(name+" reply "+e.Key, "askuser: %s: could not post what session %s did next: %v", name, e.Session, err)
+		gate := name + " reply " + e.Key
+		r.mu.Lock()
+		wait := r.cfg.Now().Before(r.later[gate])
+		r.mu.Unlock()
+		if wait {
 			ok = false
+			continue
+		}
+		err := s.Channel.Reply(ctx, sent.Ref, text)
+		if err == nil {
+			continue
+		}
+		ok = false
+		r.logf(gate, "askuser: %s: could not post what session %s did next: %v", name, e.Session, err)
+		if at, timed := channel.RetryAt(err); timed {
+			r.mu.Lock()
+			r.later[gate] = at
+			r.mu.Unlock()
+			r.wakeAt(at)
 		}
 	}
 	return ok

@@ -218,3 +218,24 @@ func TestTapTakenByAResumeOfTheKilledServe(t *testing.T) {
 		t.Errorf("reply %q after %d resumes by serve, want the final text and none", done.Replies, lr.resumes.Load())
 	}
 }
+
+// A follow-up the platform rate-limits is posted again when the platform
+// said, and not before: the relay's passes in between (every 20 ms here)
+// make no call.
+func TestFollowUpWaitsAsThePlatformSays(t *testing.T) {
+	lr := newLateRig(t, true)
+	m := lr.message(titled("Database"), "of the waiting session")
+	lr.srv.RateLimit("/reply", 1, 400*time.Millisecond)
+	if _, v, err := lr.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
+		t.Fatalf("the tap: %+v, %v", v, err)
+	}
+	lr.resumed()
+	lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text")
+	calls := lr.srv.Calls("/reply")
+	if len(calls) != 2 || calls[0].Status != 429 || calls[1].Status != 200 || calls[1].At.Sub(calls[0].At) < 400*time.Millisecond {
+		for _, c := range calls {
+			t.Logf("%s %d at +%v", c.Path, c.Status, c.At.Sub(calls[0].At))
+		}
+		t.Errorf("%d calls of /reply; want a 429 saying to wait 400ms, then one call after that", len(calls))
+	}
+}

@@ -204,10 +204,13 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 			return nil
 		}
 		x.Tries++
-		x.NextTry, x.Err = r.cfg.Now().Add(backoff(r.cfg.RetryBase, x.Tries, err)), err.Error()
+		x.NextTry, x.Err = r.retryAt(x.Tries, err), err.Error()
 		tries, next = x.Tries, x.NextTry
 		return nil
 	})
+	if err != nil && uerr == nil {
+		r.wakeAt(next)
+	}
 	subject := name + " " + key
 	switch {
 	case uerr != nil && !errors.Is(uerr, session.ErrNoEntry):
@@ -217,6 +220,23 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 	default:
 		r.logf(subject, "")
 	}
+}
+
+// retryAt is when to try again after the n-th failure in a row, err:
+// when the platform said (channel.RetryAt), else after a backoff.
+func (r *Relay) retryAt(n int, err error) time.Time {
+	if at, ok := channel.RetryAt(err); ok {
+		return at
+	}
+	return r.cfg.Now().Add(backoff(r.cfg.RetryBase, n, err))
+}
+
+// wakeAt makes the relay look at the registry again at t, so a retry the
+// platform timed is made then rather than at the next tick.
+func (r *Relay) wakeAt(t time.Time) {
+	// A little after: the registry keeps t to the nanosecond, without the
+	// monotonic clock a timer runs on.
+	time.AfterFunc(t.Sub(r.cfg.Now())+10*time.Millisecond, r.Wake)
 }
 
 // backoff is how long to wait after the n-th failure in a row.

@@ -77,6 +77,7 @@ type Relay struct {
 	checked map[string]time.Time // journal reads per key
 	resumes map[string]*attempts // background resumes per session
 	logged  map[string]string    // the last line logged per subject
+	later   map[string]time.Time // no reply before then, per channel and key: the platform said so
 	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
 }
 
@@ -100,7 +101,7 @@ func New(cfg Config) *Relay {
 		cfg.Log = io.Discard
 	}
 	return &Relay{cfg: cfg, wake: make(chan struct{}, 1), held: map[string]bool{}, checked: map[string]time.Time{},
-		resumes: map[string]*attempts{}, logged: map[string]string{}}
+		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}}
 }
 
 // Wake makes the relay look at the registry now.

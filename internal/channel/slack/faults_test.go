@@ -335,3 +335,22 @@ func eventually(cond func() bool) bool {
 	}
 	return true
 }
+
+// A method Slack rate-limited fails with an error that says when Slack
+// lets askuser call it again, so the relay tries then, on the dot; until
+// then the method is not called at all.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t, rigOptions{noRun: true})
+	rg.fake.RateLimit("chat.update", 3)
+	ref := channel.Ref(`{"channel":"` + slackfake.Channel + `","ts":"1.000001"}`)
+	before := time.Now()
+	err := rg.ch.Update(context.Background(), ref, channel.Outcome{State: channel.Answered, Text: "Answered"})
+	at, ok := channel.RetryAt(err)
+	if !ok || at.Before(before.Add(3*time.Second)) || at.After(time.Now().Add(3*time.Second)) {
+		t.Fatalf("the 429 asking for 3 s gave %v (retry at %v, %v after the call)", err, at, at.Sub(before))
+	}
+	again := rg.ch.Update(context.Background(), ref, channel.Outcome{State: channel.Answered, Text: "Answered"})
+	if at2, _ := channel.RetryAt(again); !at2.Equal(at) || len(rg.fake.Calls("chat.update")) != 1 {
+		t.Errorf("a second update before then: %v, %d calls", again, len(rg.fake.Calls("chat.update")))
+	}
+}

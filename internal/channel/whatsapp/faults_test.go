@@ -312,3 +312,22 @@ func TestServeNeedsTheWebhook(t *testing.T) {
 		t.Fatalf("Serve without the webhook: %v", err)
 	}
 }
+
+// A rate limit fails a send with an error that says when WhatsApp lets
+// askuser call again (Retry-After), so the relay tries then; a call
+// before then is not made, and says the same.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t)
+	rg.fake.RateLimit(1, 4)
+	ref := channel.Ref(`{"key":"k","id":"wamid.1"}`)
+	before := time.Now()
+	err := rg.ch.Reply(context.Background(), ref, "The agent went on.")
+	at, ok := channel.RetryAt(err)
+	if !ok || at.Before(before.Add(4*time.Second)) || at.After(time.Now().Add(4*time.Second)) {
+		t.Fatalf("the 429 asking for 4 s gave %v (retry at %v, %v after the call)", err, at, at.Sub(before))
+	}
+	again := rg.ch.Reply(context.Background(), ref, "The agent went on.")
+	if at2, _ := channel.RetryAt(again); !at2.Equal(at) || len(rg.fake.Calls()) != 1 {
+		t.Errorf("a second reply before then: %v, %d calls", again, len(rg.fake.Calls()))
+	}
+}
