@@ -148,6 +148,27 @@ func (r *slackRig) noTokens(t *testing.T, texts ...string) {
 	}
 }
 
+// noServeToken fails if the token in serve's printed URL went to Slack,
+// in any argument of any Web API call: Slack's servers, and everyone in
+// the channel, would have the key to every question.
+func (r *slackRig) noServeToken(t *testing.T, printed string) {
+	t.Helper()
+	token := serveToken(t, printed)
+	calls := r.fake.Calls("")
+	if len(calls) == 0 {
+		t.Fatal("Slack got no calls: nothing was checked")
+	}
+	for _, c := range calls {
+		for k, vs := range c.Form {
+			for _, v := range vs {
+				if strings.Contains(v, token) {
+					t.Errorf("serve's token was sent to Slack, in %s's %s: %.300s", c.Method, k, v)
+				}
+			}
+		}
+	}
+}
+
 // askuserCmdlines are the command lines of the askuser processes running
 // now (the process list).
 func askuserCmdlines() []string {
@@ -305,9 +326,9 @@ turns:
 	m := r.message(t, "Allow mcp__fs__write_file to run?")
 	view := m.View()
 	base, _, _ := strings.Cut(inbox, "?")
-	link := regexp.MustCompile("<(" + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36}\?token=[0-9a-f]{32})\|the inbox page>`).FindStringSubmatch(view)
+	link := regexp.MustCompile("<(" + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36})\|the inbox page>`).FindStringSubmatch(view)
 	if link == nil {
-		t.Errorf("the cut input does not link to the session's inbox page:\n%s", view)
+		t.Errorf("the cut input does not link to the session's inbox page, without the token:\n%s", view)
 	}
 	code := view[strings.Index(view, "```") : strings.LastIndex(view, "```")+3]
 	if n := utf8.RuneCountInString(code); n < 2800 || n > 3000 || !strings.HasPrefix(code, "```{\n  \"content\": \"a line of the notes") {
@@ -326,6 +347,7 @@ turns:
 		t.Errorf("the approved write: %d bytes, %v", len(b), err)
 	}
 	r.updated(t, m.TS, "Answered: Allow — by @alice on Slack")
+	r.noServeToken(t, inbox)
 }
 
 // The faults, in a live run that serves the channel itself: a 429 is
@@ -498,4 +520,5 @@ func TestSlackDeletedMessage(t *testing.T) {
 	if strings.Contains(serve.stderr.String(), "message_not_found") {
 		t.Errorf("serve reported the deleted message as a failure:\n%s", serve.stderr)
 	}
+	r.noServeToken(t, inbox)
 }

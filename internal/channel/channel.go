@@ -62,8 +62,9 @@ type Set struct {
 	// Title says where the question comes from: the session's title, or
 	// what asked outside a session ("askuser ask", "Claude Code").
 	Title string
-	// Link is the inbox page of the set, token included, when an askuser
-	// serve shows it; "" otherwise.
+	// Link is the inbox page of the set when an askuser serve shows it;
+	// "" otherwise. It carries no token (the platform's servers see it): a
+	// browser that opened serve's printed URL once opens it.
 	Link string
 	// Thread, when set, is the message this set follows up (an earlier
 	// question of the same session): post in its thread, or as a reply.

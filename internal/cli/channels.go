@@ -220,7 +220,7 @@ func (x *relayed) start(errOut io.Writer) {
 	}
 	st := x.place.store
 	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st, Channels: x.served,
-		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return inboxURL(st.Dir, e.Session) }})
+		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return setLink(st.Dir, e) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { x.relay.Run(ctx); close(done) }()

@@ -165,7 +165,7 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 	}
 	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Sessions: store, Channels: served,
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
-		Link: func(e session.Entry) string { return inboxURL(store.Dir, e.Session) },
+		Link: func(e session.Entry) string { return setLink(store.Dir, e) },
 		Resume: func(x session.Entry) error {
 			in.Resume(x.Session, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
 				"--frontend", strings.Join(x.Channels, ","), "--"+flagRelayDefer, "--"+flagRelayThread, x.Key)
@@ -243,9 +243,10 @@ func describeExit(code int) string {
 }
 
 // serveURLFile is where askuser serve leaves its address, token included,
-// in the state directory it serves: a run's --notify-cmd then links to the
-// session's page (ASKUSER_INBOX_URL). It is the user's own (0600), like
-// the sessions beside it, which the token guards no more than the file.
+// in the state directory it serves: a run's --notify-cmd and the chat
+// channels then link to the session's page (ASKUSER_INBOX_URL, without
+// the token: inboxLink). It is the user's own (0600), like the sessions
+// beside it, which the token guards no more than the file.
 const serveURLFile = "serve.url"
 
 // leaveAddress writes the inbox's URL for runs to find, and returns what
@@ -265,20 +266,54 @@ func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	}
 }
 
-// inboxURL is the page of session id in the askuser serve that serves
-// stateDir, token included, or "" when none does.
-func inboxURL(stateDir, id string) string {
-	if stateDir == "" || id == "" {
-		return ""
+// servedAt is the address askuser serve left in stateDir, token
+// included, or nil when none serves it.
+func servedAt(stateDir string) *url.URL {
+	if stateDir == "" {
+		return nil
 	}
 	b, err := os.ReadFile(filepath.Join(stateDir, serveURLFile))
 	if err != nil {
-		return ""
+		return nil
 	}
 	u, err := url.Parse(strings.TrimSpace(string(b)))
 	if err != nil || u.Scheme != "http" || u.Query().Get("token") == "" {
+		return nil
+	}
+	return u
+}
+
+// inboxURL is the page of session id in the askuser serve that serves
+// stateDir, token included, or "" when none does: for this machine's own
+// terminal only.
+func inboxURL(stateDir, id string) string {
+	u := servedAt(stateDir)
+	if u == nil || id == "" {
 		return ""
 	}
 	u.Path = "/s/" + id
 	return u.String()
+}
+
+// inboxLink is the page at path ("s/ID") of the askuser serve that serves
+// stateDir, without its token, or "" when none serves it. Chat messages
+// and notifications carry it: whatever they carry, a third party's
+// servers (and everyone in the chat) see, and the token answers every
+// question. A browser that opened serve's printed URL once holds the
+// cookie that opens the page; another is told to open that URL first.
+func inboxLink(stateDir, path string) string {
+	u := servedAt(stateDir)
+	if u == nil || path == "" {
+		return ""
+	}
+	u.Path, u.RawQuery = "/"+path, ""
+	return u.String()
+}
+
+// setLink is the inbox page that shows registered set e: its session's.
+func setLink(stateDir string, e session.Entry) string {
+	if e.Session == "" {
+		return ""
+	}
+	return inboxLink(stateDir, "s/"+e.Session)
 }

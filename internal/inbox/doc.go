@@ -18,9 +18,14 @@
 // Invariants:
 //   - Nobody without the token sees or answers anything. Every request
 //     carries the random token: in the URL askuser printed, which the first
-//     visit turns into an HttpOnly, SameSite=Strict cookie, compared in
-//     constant time. A loopback server also answers only to a loopback
-//     Host, so a DNS-rebound name cannot reach it.
+//     visit turns into an HttpOnly cookie, compared in constant time
+//     (SameSite=Strict for the card; Lax for askuser serve's kept token,
+//     whose pages are linked from chats and notifications without the
+//     token). A loopback server also answers only to a loopback Host, so a
+//     DNS-rebound name cannot reach it.
+//   - The token never leaves the machine in a link: links given to chat
+//     platforms and notifications name a page, and a browser that never
+//     opened the printed URL is told to open it once.
 //   - A POST must also be same-origin (net/http's CrossOriginProtection:
 //     Sec-Fetch-Site, else Origin against Host) and carry the page's own
 //     form token, and its body is bounded (MaxBodyBytes).

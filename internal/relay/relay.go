@@ -40,7 +40,8 @@ type Config struct {
 	// Resuming reports whether a resume of the session runs now.
 	Resume   func(e session.Entry) error
 	Resuming func(sessionID string) bool
-	// Link is the inbox page of a set, token included ("" for none).
+	// Link is the inbox page of a set ("" for none), without the page's
+	// token: it goes to chat platforms.
 	Link func(e session.Entry) string
 	// Log receives what went wrong, one line each; nil discards it.
 	Log io.Writer

@@ -138,6 +138,9 @@ func render(s channel.Set) string {
 			b.WriteString(channel.CutBlock(ask.DisplayBlock(s.Request.Detail), 1000, s.Link) + "\n")
 		}
 	}
+	if s.Link != "" {
+		b.WriteString("Inbox: " + s.Link + "\n")
+	}
 	return b.String()
 }
 
