@@ -236,7 +236,7 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 		return
 	}
 	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
-		return // serve runs; a set outside a session has no page of its own
+		return // serve runs: a set outside a session is listed on its first page
 	}
 	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 }

@@ -310,10 +310,11 @@ func inboxLink(stateDir, path string) string {
 	return u.String()
 }
 
-// setLink is the inbox page that shows registered set e: its session's.
+// setLink is the inbox page that shows registered set e: its session's,
+// or, for a set asked outside a session (askuser ask, mcp, hook), its own.
 func setLink(stateDir string, e session.Entry) string {
 	if e.Session == "" {
-		return ""
+		return inboxLink(stateDir, "q/"+e.Key)
 	}
 	return inboxLink(stateDir, "s/"+e.Session)
 }

@@ -26,6 +26,9 @@ func TestInboxAddress(t *testing.T) {
 	if got, want := setLink(dir, session.Entry{Session: "5fc8-id"}), "http://127.0.0.1:4242/s/5fc8-id"; got != want {
 		t.Errorf("a chat's link %q, want %q", got, want)
 	}
+	if got, want := setLink(dir, session.Entry{Key: "abcdefghij"}), "http://127.0.0.1:4242/q/abcdefghij"; got != want {
+		t.Errorf("a chat's link to a set asked outside a session %q, want %q", got, want)
+	}
 	if fi, err := os.Stat(filepath.Join(dir, serveURLFile)); err != nil {
 		t.Error(err)
 	} else if fi.Mode().Perm() != 0o600 {

@@ -95,6 +95,10 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	srv.mux.HandleFunc("GET /s/{id}/fragment", in.showSession)
 	srv.mux.HandleFunc("POST /s/{id}/answer/{key}", in.answer)
 	srv.mux.HandleFunc("GET /s/{id}/input/{key}", in.showInput)
+	srv.mux.HandleFunc("GET /q/{key}", in.showAsked)
+	srv.mux.HandleFunc("GET /q/{key}/fragment", in.showAsked)
+	srv.mux.HandleFunc("POST /q/{key}/answer/{card}", in.answerAsked)
+	srv.mux.HandleFunc("GET /q/{key}/input/{card}", in.showAskedInput)
 	poll := cfg.Poll
 	if poll <= 0 {
 		poll = time.Second
@@ -176,8 +180,9 @@ func (in *Inbox) watch(every time.Duration) {
 	}
 }
 
-// fingerprint sums the names, sizes and times of the journals and the
-// inbox's logs: it changes whenever one of them does.
+// fingerprint sums the names, sizes and times of the journals, the
+// inbox's logs, the registry's entries and the mailbox of the sets asked
+// outside a session: it changes whenever one of them does.
 func fingerprint(dir string) uint64 {
 	h := fnv.New64a()
 	sessions := filepath.Join(dir, "sessions")
@@ -187,11 +192,22 @@ func fingerprint(dir string) uint64 {
 		if e.IsDir() {
 			path = filepath.Join(path, logName)
 		}
-		if fi, err := os.Stat(path); err == nil {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, fi.Size(), fi.ModTime().UnixNano())
+		stamp(h, path)
+	}
+	for _, sub := range []string{"relay", "mailbox"} {
+		files, _ := filepath.Glob(filepath.Join(dir, sub, "*.json"))
+		for _, path := range files {
+			stamp(h, path)
 		}
 	}
 	return h.Sum64()
+}
+
+// stamp adds a file's name, size and time to h.
+func stamp(h io.Writer, path string) {
+	if fi, err := os.Stat(path); err == nil {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, fi.Size(), fi.ModTime().UnixNano())
+	}
 }
 
 // answer takes a person's answer to a pending set of a session and hands

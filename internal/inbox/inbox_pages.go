@@ -37,8 +37,11 @@ type sessionRow struct {
 
 type homeData struct {
 	Waiting, Others []sessionRow
-	MoreOthers      int
-	Dir             string
+	// Asked are the sets asked outside a session (askuser ask, mcp,
+	// hook) that a process waits on now.
+	Asked      []sessionRow
+	MoreOthers int
+	Dir        string
 }
 
 // home lists the waiting sessions, newest first, then the others.
@@ -48,7 +51,7 @@ func (in *Inbox) home() (homeData, error) {
 		return homeData{}, err
 	}
 	now := time.Now()
-	data := homeData{Dir: in.store.Dir}
+	data := homeData{Dir: in.store.Dir, Asked: in.askedRows(now)}
 	for _, sum := range list {
 		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd),
 			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated}
