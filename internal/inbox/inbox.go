@@ -36,6 +36,10 @@ type InboxConfig struct {
 	// Log, when set, receives a line per answer given on the page and per
 	// resume started and ended (askuser serve's standard error).
 	Log io.Writer
+	// RetryBase is the wait before the second resume for an answer given
+	// on the page, when the first did not take it; the third waits four
+	// times as long (retry.go). 0 is 10 s.
+	RetryBase time.Duration
 }
 
 // Answers is how the inbox hands a person's answers on: through the
@@ -61,13 +65,14 @@ const ByPage = "a person on the inbox page"
 // it there takes it, else askuser resume runs in the background and takes
 // it (see resumer); the session's page follows its progress.
 type Inbox struct {
-	srv     *Server
-	store   *session.Store
-	answers Answers
-	runs    *resumer
-	log     *eventLog
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	srv       *Server
+	store     *session.Store
+	answers   Answers
+	runs      *resumer
+	log       *eventLog
+	retryBase time.Duration
+	stop      chan struct{}
+	wg        sync.WaitGroup
 }
 
 // NewInbox serves the inbox until Close.
@@ -79,7 +84,11 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	}
 	log := newEventLog(cfg.Log)
 	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
-		stop: make(chan struct{})}
+		retryBase: cfg.RetryBase, stop: make(chan struct{})}
+	if in.retryBase <= 0 {
+		in.retryBase = defaultRetryBase
+	}
+	in.runs.ended = in.afterResume
 	home := pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment"}
 	showHome := func(w http.ResponseWriter, r *http.Request) {
 		data, err := in.home()
@@ -125,7 +134,7 @@ func (in *Inbox) sweep() {
 		}
 		for _, w := range sum.Questions {
 			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				in.Resume(sum.ID, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+				in.Resume(sum.ID, "an answer given on the page before askuser serve last stopped", resumeArgs...)
 				break
 			}
 		}
@@ -263,8 +272,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		in.runs.noteSent(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
 		if !live && !in.store.InUse(id) {
-			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person",
-				[]string{"--frontend", "inbox", "--relay-defer"})
+			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person", resumeArgs)
 		}
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key, true)

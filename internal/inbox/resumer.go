@@ -32,6 +32,10 @@ type resumer struct {
 	// note tells serve's log that a resume of session id started or
 	// ended; it must not call the resumer.
 	note func(id, msg string)
+	// ended, if set, is told (in a goroutine of its own) that a resume of
+	// session id ended and none follows it: the inbox then checks whether
+	// it took the answers given on the page.
+	ended func(id string)
 
 	mu   sync.Mutex
 	runs map[string]*sessionRun
@@ -50,6 +54,11 @@ type sessionRun struct {
 	started  time.Time
 	// ended says how the last process ended, for the page.
 	ended string
+	// tries counts the resumes started since an answer was last given on
+	// the page; retryAt is when the next is to start, after one that did
+	// not take the answer (zero: none is to).
+	tries   int
+	retryAt time.Time
 }
 
 // sentSet is a set answered on the page.
@@ -80,6 +89,7 @@ func (r *resumer) noteSent(id, logPath string, req ask.Request, askedAt time.Tim
 	defer r.mu.Unlock()
 	run := r.runLocked(id, logPath)
 	run.sent = append(run.sent, sentSet{req: req, answers: answers, askedAt: askedAt, at: r.now()})
+	run.tries = 0 // a new answer: the resumes that follow are its own tries
 	r.hub.bump()
 }
 
@@ -100,6 +110,7 @@ func (r *resumer) start(id, logPath, why string, args []string) {
 // startLocked starts askuser resume.
 func (r *resumer) startLocked(id string, run *sessionRun, why string, args []string) {
 	run.queued, run.running, run.started, run.ended = false, true, r.now(), ""
+	run.tries, run.retryAt = run.tries+1, time.Time{}
 	logf, err := openLog(run.log)
 	if err == nil {
 		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming for %s\n", r.now().Format(time.DateTime), why)
@@ -139,6 +150,21 @@ func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File)
 	r.hub.bump()
 	if run.queued {
 		r.startLocked(id, run, run.nextWhy, run.nextArgs)
+		return
+	}
+	if r.ended != nil {
+		go r.ended(id)
+	}
+}
+
+// setRetry notes when the next resume of session id is to start (zero:
+// none is to), for the page.
+func (r *resumer) setRetry(id string, t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if run := r.runs[id]; run != nil {
+		run.retryAt = t
+		r.hub.bump()
 	}
 }
 

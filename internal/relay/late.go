@@ -71,7 +71,12 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 			continue
 		}
 		if i := slices.IndexFunc(es, func(e session.Entry) bool { return e.Outcome.State == channel.Answered && waitsFor(sess, e) }); i >= 0 {
-			r.resume(es[i]) // posted, not taken yet (a resume failed or never started)
+			// Posted, not taken yet (a resume failed or never started).
+			// An answer given on the inbox page is the inbox's to resume
+			// for, and to try again (internal/inbox, retry.go).
+			if es[i].Outcome.By != ByInboxPage {
+				r.resume(es[i])
+			}
 			continue
 		}
 		last := es[0]

@@ -239,3 +239,23 @@ func TestFollowUpWaitsAsThePlatformSays(t *testing.T) {
 		t.Errorf("%d calls of /reply; want a 429 saying to wait 400ms, then one call after that", len(calls))
 	}
 }
+
+// An answer given on the inbox page is the inbox's to resume the session
+// for, and to try again when that resume fails: the relay, which sees it
+// in the mailbox as a late answer, does not resume the session too.
+func TestPageAnswerIsLeftToTheInbox(t *testing.T) {
+	lr := newLateRig(t, true)
+	lr.message(titled("Database"), "of the waiting session")
+	es, _ := lr.st.Registry().List(context.Background())
+	a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+	a.Via, a.AnsweredAt = "web page", time.Now()
+	if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+		session.Delivery{Answers: []ask.Answer{a}, By: relay.ByInboxPage, At: a.AnsweredAt}); err != nil {
+		t.Fatal(err)
+	}
+	lr.message(func(m channeltest.Message) bool { return len(m.Updates) > 0 }, "saying it was answered on the page")
+	time.Sleep(200 * time.Millisecond) // ten passes of the relay
+	if n := lr.resumes.Load(); n != 0 {
+		t.Errorf("the relay resumed the session %d times for an answer given on the page", n)
+	}
+}
