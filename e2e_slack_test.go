@@ -51,7 +51,14 @@ type slackRig struct {
 
 func newSlackRig(t testing.TB, extra ...string) *slackRig {
 	t.Helper()
-	fake := slackfake.NewServer(slackfake.Config{})
+	return newSlackRigOf(t, slackfake.Config{}, extra...)
+}
+
+// newSlackRigOf is newSlackRig with a workspace configured as cfg says
+// (the token's scopes).
+func newSlackRigOf(t testing.TB, cfg slackfake.Config, extra ...string) *slackRig {
+	t.Helper()
+	fake := slackfake.NewServer(cfg)
 	t.Cleanup(fake.Close)
 	r := &slackRig{fake: fake, state: filepath.Join(t.TempDir(), "state"), dir: t.TempDir()}
 	r.env = append([]string{"ASKUSER_STATE_DIR=" + r.state, "XDG_CONFIG_HOME=" + t.TempDir(),
@@ -521,4 +528,49 @@ func TestSlackDeletedMessage(t *testing.T) {
 		t.Errorf("serve reported the deleted message as a failure:\n%s", serve.stderr)
 	}
 	r.noServeToken(t, inbox)
+}
+
+// askuser serve killed (kill -9) after Slack took a question's message and
+// before serve noted it: the next serve finds that message by its metadata
+// (the bot may read the channel's history) and adopts it, so the question
+// is in the channel once, and alice's Submit on it resumes the session.
+func TestSlackFindsTheMessageAKilledServeSent(t *testing.T) {
+	t.Parallel()
+	r := newSlackRigOf(t, slackfake.Config{Scopes: "chat:write,channels:history"})
+	script := r.file(t, "db.yaml", dbSlackScript)
+	r.fake.Stall("chat.postMessage")
+	first := startBackground(t, r.env, "serve")
+	waitErr(t, first, "serving chat channels: slack")
+	run := startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
+	if code := run.exit(t); code != 6 {
+		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
+	}
+	m := r.message(t, "Which database should we use?")
+	r.waitFile(t, filepath.Join(r.state, "relay", "*.json"), `"sending":`)
+	_ = first.cmd.Process.Kill()
+	<-first.done
+	second := startBackground(t, r.env, "serve")
+	waitErr(t, second, "serving chat channels: slack")
+	r.waitFile(t, filepath.Join(r.state, "relay", "*.json"), `"ts":"`+m.TS+`"`)
+	r.connections(t, 2)
+	r.submit(t, m, slackAlice, false, slackfake.Pick{Options: []int{1}})
+	r.updated(t, m.TS, "Answered: SQLite — by @alice on Slack")
+	if n := len(r.fake.Messages()); n < 1 || len(r.fake.Calls("chat.postMessage")) != 1+threadReplies(r, m.TS) {
+		t.Errorf("the question was posted again:\n%s", r.fake.Views())
+	}
+	if len(r.fake.Calls("conversations.history")) == 0 {
+		t.Error("the second serve never looked for the message")
+	}
+}
+
+// threadReplies counts the messages posted in thread ts (what the agent
+// did next).
+func threadReplies(r *slackRig, ts string) int {
+	n := 0
+	for _, x := range r.fake.Messages() {
+		if x.Thread == ts {
+			n++
+		}
+	}
+	return n
 }

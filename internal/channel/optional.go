@@ -56,3 +56,15 @@ func RetryAt(err error) (at time.Time, ok bool) {
 	}
 	return at, !at.IsZero()
 }
+
+// Finder is a channel that can find a message it sent: a set's, posted by
+// a process that stopped (killed, restarted) after the platform took it
+// and before the relay noted it. The relay asks before sending such a set
+// again, and adopts the message found (Slack: the message's metadata,
+// read back with conversations.history). Find returns the set's message
+// of revision s.Rev posted since then; a nil ref and a nil error when
+// there is none; an error when it cannot tell (a scope the token lacks),
+// and the set is then sent again with Set.Resent.
+type Finder interface {
+	Find(ctx context.Context, s Set, since time.Time) (Ref, error)
+}

@@ -177,9 +177,7 @@ func (r *Relay) show(ctx context.Context, name string, e session.Entry) {
 		if len(sent.Ref) > 0 {
 			_ = s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: channel.Withdrawn, Text: "Replaced by a newer message."})
 		}
-		set := r.setOf(e, name)
-		ref, err := s.Channel.Send(ctx, set)
-		r.record(ctx, e.Key, name, "send", err, func(x *session.Sent) { x.Ref, x.Rev, x.Shown = ref, set.Rev, "" })
+		r.send(ctx, s, e, sent)
 	case !e.Pending() && len(sent.Ref) > 0 && sent.Shown != e.Outcome.State:
 		o := e.Outcome
 		err := s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: o.State, Text: o.Text})
@@ -202,6 +200,11 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 			done(x)
 			x.Tries, x.NextTry, x.Err = 0, time.Time{}, ""
 			return nil
+		}
+		if ctx.Err() == nil {
+			// The platform answered: the send did not happen. (A send
+			// cut short by the relay stopping may have.)
+			x.Sending, x.SendingRev = time.Time{}, 0
 		}
 		x.Tries++
 		x.NextTry, x.Err = r.retryAt(x.Tries, err), err.Error()

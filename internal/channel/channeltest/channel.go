@@ -141,6 +141,9 @@ func render(s channel.Set) string {
 	if s.Link != "" {
 		b.WriteString("Inbox: " + s.Link + "\n")
 	}
+	if s.Resent {
+		b.WriteString("(" + channel.ResentNote + ")\n")
+	}
 	return b.String()
 }
 

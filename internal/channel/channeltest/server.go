@@ -86,6 +86,7 @@ type Server struct {
 	taps     []tap
 	verdicts map[string]chan Verdict
 	failSend int
+	stall    int                        // the next sends to take and never answer
 	limits   map[string][]time.Duration // per path, the next calls' 429s
 	calls    []Call
 	nextTap  int
@@ -230,7 +231,23 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	m.Updates, m.Replies = []string{}, []string{}
 	s.messages = append(s.messages, &m)
 	s.bumpLocked()
+	if s.stall > 0 {
+		// Taken, and never answered: the sender waits until it gives up
+		// or is killed, not knowing the message was posted.
+		s.stall--
+		s.mu.Unlock()
+		<-r.Context().Done()
+		s.mu.Lock()
+		return
+	}
 	writeJSON(w, map[string]any{"ok": true, "id": m.ID})
+}
+
+// StallSends makes the next n sends post their message and never answer.
+func (s *Server) StallSends(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stall = n
 }
 
 // edit applies fn to the message named in the request.
