@@ -4,10 +4,8 @@
 package main
 
 import (
-	"encoding/json"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -110,45 +108,18 @@ func TestChannelAnswersALiveRun(t *testing.T) {
 
 // startServe starts askuser serve on the rig's state directory, serving
 // the test channel, and waits until it says so.
-func (cr *chanRig) startServe(t testing.TB) *bgAskuser {
-	t.Helper()
-	p := startBackground(t, cr.env, "serve")
-	for deadline := time.Now().Add(waitLimit); !strings.Contains(p.stderr.String(), "serving chat channels: testchan"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start serving the channel: %s", p.stderr)
-		}
-	}
-	return p
-}
+func (cr *chanRig) startServe(t testing.TB) *bgAskuser { return serveChannels(t, cr.env, "testchan") }
 
 // suspend runs the script until it stops to wait on its question, asked
 // through the channel, and returns the session's id.
 func (cr *chanRig) suspend(t testing.TB) string {
 	t.Helper()
-	run := exec.Command(askuserBin(), "run", "-p", "--output-format", "json", "--frontend", "testchan", "--ask-timeout", "1s",
-		"--on-timeout", "suspend", "--script", cr.script, "Set up the project")
-	run.Dir, run.Env = repoRoot(t), append(os.Environ(), cr.env...)
-	out, err := run.Output()
-	if run.ProcessState.ExitCode() != 6 {
-		t.Fatalf("the run should stop to wait (exit 6): %v\n%s", err, out)
-	}
-	var res struct {
-		SessionID string `json:"session_id"`
-	}
-	if err := json.Unmarshal(out, &res); err != nil || res.SessionID == "" {
-		t.Fatalf("the run's result: %v\n%s", err, out)
-	}
-	return res.SessionID
+	id, _ := suspendThrough(t, cr.env, "testchan", cr.script)
+	return id
 }
 
 // journal returns session id's journal.
-func (cr *chanRig) journal(t testing.TB, id string) string {
-	b, err := os.ReadFile(filepath.Join(cr.state, "sessions", id+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func (cr *chanRig) journal(t testing.TB, id string) string { return readJournal(t, cr.state, id) }
 
 // replied waits for what the agent did next to be posted beside m.
 func (cr *chanRig) replied(t testing.TB, m channeltest.Message) channeltest.Message {

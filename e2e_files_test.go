@@ -21,6 +21,8 @@ import (
 //
 //	mkfile FILE HEAD [UNIT COUNT [TAIL]]  write HEAD, UNIT COUNT times, then TAIL; Go escapes (\n, \x00, \xff) allowed
 //	bounded MiB SECONDS N prog args...    run prog (as code N does) and fail if it peaks above MiB of memory or runs longer than SECONDS
+//	sparse FILE BYTES                     make FILE BYTES long without writing them (a hole: it costs no disk)
+//	mkfifo FILE                           make a named pipe (skips the script where there are none)
 //
 // mkfile builds the large and binary files in the script's work directory,
 // so none is committed. The condition [root] (scriptCondition) lets a
@@ -29,7 +31,21 @@ func fileCmds() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"mkfile":  cmdMkfile,
 		"bounded": cmdBounded,
+		"sparse":  cmdSparse,
+		"mkfifo":  cmdMkfifo,
 	}
+}
+
+func cmdSparse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sparse FILE BYTES")
+	}
+	n, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_WRONLY|os.O_CREATE, 0o600)
+	ts.Check(err)
+	ts.Check(f.Truncate(n))
+	ts.Check(f.Close())
 }
 
 func cmdMkfile(ts *testscript.TestScript, neg bool, args []string) {

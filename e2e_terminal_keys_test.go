@@ -168,11 +168,11 @@ func TestTerminalPlain(t *testing.T) {
 				p.plainPrompt("the first prompt")
 				p.send("2\r")
 				// At 12 rows the plain prompt scrolls, as line output does.
-				p.expect("✔ Auth Method: JWT")
 				p.expect("  4. Apple")
 				p.plainPrompt("the second prompt")
 				p.send("1 2\r")
 				p.exitedWith(outPath, wantAuthJWT)
+				p.plainConfirmed("✔ Auth Method: JWT", "✔ Providers: Google, GitHub")
 				if raw := p.screen.Raw(); strings.Contains(raw, "\x1b") {
 					t.Errorf("plain mode wrote escape sequences: %q", raw)
 				}
@@ -193,16 +193,34 @@ func TestTerminalPlainDefault(t *testing.T) {
 		t.Fatalf("the prompt does not name what Enter takes:\n%s", p.screen.Dump())
 	}
 	p.send("\r")
-	p.expect("✔ Auth Method: OAuth 2.0")
+	p.expect("[Providers]")
 	p.plainPrompt("the second prompt")
 	p.send("<\r")
 	p.expect("< goes back")
 	p.plainPrompt("the first prompt, again")
 	p.send("2\r")
-	p.expect("✔ Auth Method: JWT")
 	p.plainPrompt("the second prompt, again")
 	p.send("1 2\r")
 	p.exitedWith(outPath, wantAuthJWT)
+	// The answer changed after "<" never showed as given.
+	p.plainConfirmed("✔ Auth Method: JWT", "✔ Providers: Google, GitHub")
+}
+
+// plainConfirmed requires the plain prompt's ✔ lines to be want, once
+// each, at the end of everything it wrote: printed once the set was
+// answered, none for an answer changed or not used.
+func (p *termProc) plainConfirmed(want ...string) {
+	p.t.Helper()
+	var lines []string
+	for _, l := range append(p.screen.Scrollback(), p.screen.Lines()...) {
+		if strings.HasPrefix(l, "✔") {
+			lines = append(lines, l)
+		}
+	}
+	all := strings.TrimRight(strings.Join(append(p.screen.Scrollback(), p.screen.Lines()...), "\n"), "\n")
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") || !strings.HasSuffix(all, strings.Join(want, "\n")) {
+		p.t.Errorf("the ✔ lines are %q, want %q at the end:\n%s", lines, want, p.screen.Dump())
+	}
 }
 
 // plainPrompt waits for the plain prompt's ">" on the last line, with

@@ -249,17 +249,8 @@ func TestWebListWithoutTerminal(t *testing.T) {
 // the tool's result.
 func TestWebMCP(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(askuserBin(), "mcp", "--frontend", "web")
-	cmd.Env = append(os.Environ(), "ASKUSER_STATE_DIR="+t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	p := startMCPPipes(t, "--frontend", "web")
+	stdin, stdout, stderr := p.stdin, p.stdout, p.stderr
 	questions, _ := os.ReadFile(filepath.Join(repoRoot(t), "testdata/questions/auth.json"))
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,

@@ -71,7 +71,7 @@ func TestWebInboxApproval(t *testing.T) {
 		t.Fatalf("approving: %v\nstderr: %s", err, p.stderr)
 	}
 	checkProgress(t, ctx, "finished", "The session went on with your answers and finished: its result is below.",
-		"The session took the answer: Approve: Allow", "Tool call: mcp__files__write_file", "The session finished.")
+		"The session took the answer: approved mcp__files__write_file", "Tool call: mcp__files__write_file", "The session finished.")
 	m := demoFolder.FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("the demo did not say where its folder is:\n%s", out)

@@ -5,14 +5,11 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -158,34 +155,34 @@ func (p *bgAskuser) exit(t testing.TB) int {
 // HTTP, as the page's form would.
 func webAnswer(t *testing.T, pageURL string, form url.Values) {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	var action, csrf [][]byte
-	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
-		res, err := c.Get(pageURL) // the first visit sets the cookie; later ones wait for the card
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		action = regexp.MustCompile(`action="([^"]+)"`).FindSubmatch(body)
-		csrf = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindSubmatch(body)
-		if action == nil && time.Now().After(deadline) {
-			t.Fatalf("no form on the page:\n%s", body)
-		}
+	c, base := inboxClient(t, pageURL) // the first visit sets the cookie
+	action, csrf := openForm(t, c, pageURL)
+	form.Set("csrf", csrf)
+	if body, status := inboxPost(t, c, base+action, form); status != http.StatusOK {
+		t.Fatalf("answer: status %d: %s", status, body)
 	}
-	form.Set("csrf", string(csrf[1]))
-	u, _ := url.Parse(pageURL)
-	req, _ := http.NewRequest("POST", u.Scheme+"://"+u.Host+string(action[1]), strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Sec-Fetch-Site", "same-origin")
-	req.Header.Set("X-Askuser-Fetch", "1")
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("answer: status %d", res.StatusCode)
-	}
+}
+
+// webForm is the form of a card as a browser loaded it: what it posts to,
+// with the page's cookie and form token.
+type webForm struct {
+	c            *http.Client
+	action, csrf string
+}
+
+// loadWebForm loads the page at pageURL until it shows a card's form, and
+// keeps the first one.
+func loadWebForm(t *testing.T, pageURL string) webForm {
+	t.Helper()
+	c, base := inboxClient(t, pageURL) // the first visit sets the cookie
+	action, csrf := openForm(t, c, pageURL)
+	return webForm{c: c, action: base + action, csrf: csrf}
+}
+
+// submit posts form as the page's script does and returns the reply.
+func (f webForm) submit(t *testing.T, form url.Values) (int, string) {
+	t.Helper()
+	form.Set("csrf", f.csrf)
+	body, status := inboxPost(t, f.c, f.action, form)
+	return status, body
 }

@@ -42,7 +42,7 @@ func partlyAnswered(t *testing.T) (*fakeprovider.Server, agentloop.Provider, *se
 	if len(out.Pending) != 1 || len(out.Pending[0].Questions) != 1 || out.Pending[0].Questions[0].Header != "Providers" {
 		t.Errorf("waiting on %+v, want Providers alone", out.Pending)
 	}
-	return srv, prov, store, sess.Meta.ID
+	return srv, prov, store, string(sess.Meta.ID)
 }
 
 func TestPartialAnswersKeptAcrossResume(t *testing.T) {

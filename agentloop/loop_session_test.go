@@ -45,7 +45,7 @@ func TestSessionJournalReplaysAndResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := sess.Meta.ID
+	id := string(sess.Meta.ID)
 
 	// First run: one set answered, the other deferred.
 	fe := newStubFrontend(t).fail("toolu_1", fmt.Errorf("%w: later", ask.ErrDeferred)).answer("toolu_2", []string{"SQLite"})

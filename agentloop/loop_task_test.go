@@ -192,7 +192,7 @@ func TestChildWaitsSuspendsAndResumes(t *testing.T) {
 	}
 	sess.Close()
 
-	reopened, err := store.Open(sess.Meta.ID)
+	reopened, err := store.Open(string(sess.Meta.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

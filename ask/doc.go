@@ -24,5 +24,12 @@
 //   - A message that quotes a value it rejects quotes it through Excerpt,
 //     so its size does not depend on the size of the input, and a
 //     ValidationError lists at most MaxListedProblems problems.
+//   - A tool's input shown to a person (an approval's whole input) is read
+//     by ReadJSON, once for every place that shows it: the web card draws
+//     its tree, a terminal its Outline, so both show the same fields in the
+//     same order, strings decoded and made safe, nothing left out unsaid.
+//   - A set offered to several frontends at once is answered by the first
+//     to claim it (Claimer): a frontend shows an answer as accepted only
+//     after its claim won, and one that lost shows what won, and where.
 //   - This package does no I/O of its own and imports no frontend.
 package ask

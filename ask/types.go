@@ -12,6 +12,18 @@ const (
 	MaxHeaderChars = 12
 )
 
+// Caps on the text of a question and of its options, in characters. Claude
+// Code sets none, but a person reads every character of it: a question is
+// at most a screenful (50 lines of 80 columns; the prompt can show a long
+// one whole with Tab), a label a few words with room for a long name, and
+// a description a short paragraph. Text past them is an error, so a 10 MB
+// question never reaches a terminal, a page or a journal.
+const (
+	MaxQuestionChars    = 4000
+	MaxLabelChars       = 200
+	MaxDescriptionChars = 1000
+)
+
 // ToolName is the name the tool is offered under.
 const ToolName = "AskUserQuestion"
 
@@ -61,6 +73,11 @@ type Request struct {
 	Kind string `json:"kind,omitempty"`
 	// Agent names the sub-agent that asks; "" is the main agent.
 	Agent string `json:"agent,omitempty"`
+	// Tool names the tool the set is about when it is not a model's
+	// AskUserQuestion: for an approval, the tool waiting to run
+	// ("mcp__fs__write_file"), which its question says only in words. It
+	// is model-written: shown only through Display.
+	Tool string `json:"tool,omitempty"`
 	// Detail is longer text a person may ask to see before answering,
 	// such as an approval's whole tool input when the question shows a
 	// summary. It is model- or tool-written: shown only through

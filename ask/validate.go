@@ -121,12 +121,9 @@ func (d *decoder) checkQuestion(path string, q Question) {
 	if strings.TrimSpace(Display(q.Header)) == "" {
 		d.add(path+".header", "is required: give a short label of at most %d characters, such as \"Database\"", MaxHeaderChars)
 	}
-	if h := utf8.RuneCountInString(q.Header); h > MaxHeaderChars {
-		sized := Excerpt(q.Header) // names the length when it cuts
-		if h <= ExcerptChars {
-			sized += fmt.Sprintf(" is %d characters", h)
-		}
-		d.add(path+".header", "%s, at most %d allowed; shorten it to a chip-sized label such as %q", sized, MaxHeaderChars, shortHeader(q.Header))
+	d.tooLong(path+".question", q.Question, MaxQuestionChars, "shorten it to the question and what the person needs to answer it")
+	if utf8.RuneCountInString(q.Header) > MaxHeaderChars {
+		d.tooLong(path+".header", q.Header, MaxHeaderChars, fmt.Sprintf("shorten it to a chip-sized label such as %q", shortHeader(q.Header)))
 	}
 	n := len(q.Options)
 	switch {
@@ -140,6 +137,9 @@ func (d *decoder) checkQuestion(path string, q Question) {
 	seen := map[string]int{}
 	for j, o := range q.Options {
 		p := fmt.Sprintf("%s.options[%d].label", path, j)
+		d.tooLong(p, o.Label, MaxLabelChars, "shorten it to 1 to 5 words and put the detail in the description")
+		d.tooLong(fmt.Sprintf("%s.options[%d].description", path, j), o.Description, MaxDescriptionChars,
+			"shorten it to a sentence or two on what the option means or trades off")
 		k := FoldKey(o.Label)
 		switch {
 		case k == "":
@@ -156,6 +156,20 @@ func (d *decoder) checkQuestion(path string, q Question) {
 			}
 		}
 	}
+}
+
+// tooLong reports text at path longer than limit characters: quoted in
+// part (Excerpt), with its length and the limit, then what to do.
+func (d *decoder) tooLong(path, text string, limit int, fix string) {
+	n := utf8.RuneCountInString(text)
+	if n <= limit {
+		return
+	}
+	sized := Excerpt(text) // names the length when it cuts
+	if n <= ExcerptChars {
+		sized += fmt.Sprintf(" is %d characters", n)
+	}
+	d.add(path, "%s, at most %d allowed; %s", sized, limit, fix)
 }
 
 // shortHeader suggests a header within the limit.

@@ -347,3 +347,44 @@ func TestDecodeHyphenHint(t *testing.T) {
 		t.Fatalf("want a did-you-mean hint for multi-select, got %v", err)
 	}
 }
+
+// TestValidateTextLengths pins the caps on a question's text and its
+// options' labels and descriptions: at the cap a text passes, one
+// character over it is refused with the limit, the length, and at most
+// ExcerptChars characters of the text quoted. A 10 MB question is refused
+// the same way, in a message of a few hundred bytes.
+func TestValidateTextLengths(t *testing.T) {
+	for _, tt := range []struct {
+		field string
+		limit int
+		set   func(q *Question, s string)
+		path  string
+	}{
+		{"question", MaxQuestionChars, func(q *Question, s string) { q.Question = s }, "questions[0].question"},
+		{"label", MaxLabelChars, func(q *Question, s string) { q.Options[1].Label = s }, "questions[0].options[1].label"},
+		{"description", MaxDescriptionChars, func(q *Question, s string) { q.Options[0].Description = s }, "questions[0].options[0].description"},
+	} {
+		t.Run(tt.field, func(t *testing.T) {
+			// "é" is two bytes: the cap counts characters, not bytes.
+			for _, n := range []int{tt.limit, tt.limit + 1, 10 << 20} {
+				q := question(0)
+				q.Options = options("Alpha", "Beta")
+				tt.set(&q, strings.Repeat("é", n))
+				probs := validateProblems(t, Input{Questions: []Question{q}})
+				if n <= tt.limit {
+					if len(probs) > 0 {
+						t.Errorf("%d characters rejected: %v", n, probs)
+					}
+					continue
+				}
+				want := fmt.Sprintf("%q… (%d characters), at most %d allowed", strings.Repeat("é", ExcerptChars), n, tt.limit)
+				if len(probs) != 1 || probs[0].Path != tt.path || !strings.HasPrefix(probs[0].Message, want) {
+					t.Fatalf("%d characters: problems = %.300v, want one at %s beginning %q", n, probs, tt.path, want)
+				}
+				if len(probs[0].Message) > 400 {
+					t.Errorf("the message is %d bytes: it must quote at most %d characters", len(probs[0].Message), ExcerptChars)
+				}
+			}
+		})
+	}
+}

@@ -36,7 +36,8 @@
 //     move to another question of the set, and every answer given is kept
 //     until the set is submitted at its review.
 //   - In a Race, a frontend shows its answer as given only once it has
-//     claimed the set (claimAnswer); one that lost says what won instead.
+//     claimed the set (ask.ClaimerOf(ctx).Claim); one that lost says what
+//     won instead.
 //
 // The terminal prompt's keys (README's "At the terminal" lists them too):
 //
@@ -47,7 +48,8 @@
 //	letters             filter; Enter on no match answers them as Other
 //	← → Tab Shift+Tab   previous, next question of a set of several (in
 //	                    the Other field ← → move the cursor in the text)
-//	Tab                 in a set of one: an approval's whole input
+//	Tab                 in a set of one: an approval's whole input, laid
+//	                    out as the web card lays it out (ask.JSONNode.Outline)
 //	?                   the whole input or question, when there is more
 //	Esc                 close the innermost thing open; else cancel
 //	Ctrl+C Ctrl+D       cancel the set

@@ -50,26 +50,32 @@ func (s *Survey) askPlain(ctx context.Context, req ask.Request) ([]ask.Answer, e
 			}
 			return nil, err
 		}
-		if i == len(req.Questions)-1 && !claimAnswer(ctx) {
-			// Another frontend of a race answered a moment before.
-			s.sayPlainWonElsewhere(ctx, p)
-			return nil, ask.CtxErr(ctx)
-		}
 		a.AnsweredAt = time.Now()
 		answers[i] = a
-		if !s.NoSummary {
+		i++
+	}
+	if !ask.ClaimerOf(ctx).Claim(answers) {
+		// Another frontend of a race answered a moment before.
+		s.sayPlainWonElsewhere(ctx, p)
+		return nil, ask.CtxErr(ctx)
+	}
+	// As in the full prompt, the ✔ lines come once the set is answered
+	// and claimed, never one by one: an answer given before the deadline
+	// passed or another frontend won, or changed after "<", never shows
+	// as if it counted.
+	if !s.NoSummary {
+		for _, a := range answers {
 			for _, l := range wrapLine(confirmation(a), p.width, nil, line{{"  ", ""}}) {
 				p.println(l.plain())
 			}
 		}
-		i++
 	}
 	return answers, nil
 }
 
 // sayPlainWonElsewhere is sayWonElsewhere for the plain prompt.
 func (s *Survey) sayPlainWonElsewhere(ctx context.Context, p *plainPrompt) {
-	where, answers, ok := wonElsewhere(ctx)
+	where, answers, ok := ask.ClaimerOf(ctx).Winner()
 	if !ok || s.NoSummary {
 		return
 	}
@@ -113,7 +119,7 @@ func (p *plainPrompt) question(ctx context.Context, req ask.Request, i int) (ask
 		}
 	}
 	p.print(b.String())
-	detail := ask.DisplayBlock(req.Detail)
+	detail := readableDetail(req.Detail)
 	for {
 		p.print(p.instructions(ctx, st, detail != "", i > 0))
 		s, err := p.readLine()

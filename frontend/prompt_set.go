@@ -33,9 +33,26 @@ func newSetState(req ask.Request) *setState {
 	for i, q := range req.Questions {
 		s.qs = append(s.qs, newPromptState(q, req.Detail != ""))
 		s.infos = append(s.infos, frameInfo{index: i, total: len(req.Questions), header: ask.Display(q.Header), agent: ask.Display(req.Agent),
-			question: ask.DisplayBlock(q.Question), detail: ask.DisplayBlock(req.Detail)})
+			question: ask.DisplayBlock(q.Question), detail: readableDetail(req.Detail)})
 	}
 	return s
+}
+
+// readableDetail is a set's detail (an approval's whole tool input) as a
+// person reads it: JSON laid out as the web card lays it out
+// (ask.JSONNode.Outline: fields in the order written, a file's content as
+// its lines), all of it, since the terminal scrolls; other text made
+// safe to show.
+func readableDetail(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	// A budget of the text's length in bytes holds all of it: nothing
+	// shown is longer than the JSON that spells it.
+	if root, _, ok := ask.ReadJSON([]byte(detail), len(detail)); ok {
+		return root.Outline()
+	}
+	return ask.DisplayBlock(detail)
 }
 
 func (s *setState) several() bool   { return len(s.qs) > 1 }

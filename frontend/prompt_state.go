@@ -58,6 +58,12 @@ type promptState struct {
 	// detail view has it whole.
 	truncated bool
 	detailTop int
+	// detailWrap is the detail view's text as last wrapped, and the
+	// width it was wrapped to.
+	detailWrap struct {
+		lines []line
+		width int
+	}
 }
 
 // outcome is what a key did to the question.

@@ -269,11 +269,7 @@ func (p *promptState) textField(w int) []line {
 
 // detailFrame shows the whole question and its detail, scrolled.
 func (p *promptState) detailFrame(fi frameInfo, w int, head, footer []line) []line {
-	all := wrapText(fi.question, "", w, nil, nil)
-	if fi.detail != "" {
-		all = append(all, nil)
-		all = append(all, wrapText(fi.detail, "", w, nil, nil)...)
-	}
+	all := p.detailLines(fi, w)
 	room := max(fi.height-len(head)-len(footer)-2, 1)
 	top := min(p.detailTop, max(len(all)-room, 0))
 	p.detailTop = top
@@ -289,4 +285,20 @@ func (p *promptState) detailFrame(fi frameInfo, w int, head, footer []line) []li
 		out = out[:fi.height]
 	}
 	return out
+}
+
+// detailLines are the whole question and its detail wrapped to w,
+// wrapped again only when the width changes: the view is drawn at every
+// key and tick, and an approval's input can be a whole file.
+func (p *promptState) detailLines(fi frameInfo, w int) []line {
+	if p.detailWrap.lines != nil && p.detailWrap.width == w {
+		return p.detailWrap.lines
+	}
+	all := wrapText(fi.question, "", w, nil, nil)
+	if fi.detail != "" {
+		all = append(all, nil)
+		all = append(all, wrapText(fi.detail, "", w, nil, nil)...)
+	}
+	p.detailWrap.lines, p.detailWrap.width = all, w
+	return all
 }

@@ -29,9 +29,9 @@ type Racer struct {
 // error wraps ask.ErrNoAnswer and says why each could not.
 //
 // The first answer is the first one claimed: a frontend that shows its
-// answer as given (the terminal's confirmation line) claims the set
-// before it does, and one that finds it claimed shows what won instead
-// (see raceState).
+// answer as given (the terminal's confirmation line, the web card) claims
+// the set before it does (ask.ClaimerOf(ctx).Claim), and one that finds
+// it claimed shows what won instead, and where (Winner; see raceState).
 //
 // A Race is Concurrent when any of its frontends is: sets are offered to
 // the concurrent ones as they come, and queue, one at a time, for each of

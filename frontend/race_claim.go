@@ -10,15 +10,16 @@ import (
 
 // raceState is who won a Race's set, decided once, under a lock: the
 // first frontend to claim it. A frontend that shows its own answer as
-// given (the terminal's "✔ Database: MongoDB") claims before showing it
-// (claimAnswer); the others claim by returning. So whichever frontend
-// the person used a moment too late never shows a line for an answer
-// that did not count, and can show the one that did (wonElsewhere).
+// given (the terminal's "✔ Database: MongoDB", the web card) claims
+// before showing it (ask.ClaimerOf(ctx).Claim); the others claim by
+// returning. So whichever frontend the person used a moment too late
+// never shows an answer that did not count, and can show the one that did
+// (Winner).
 type raceState struct {
 	mu      sync.Mutex
 	names   []string
 	winner  int          // index into names; -1 until decided
-	answers []ask.Answer // the winner's, once it returned them
+	answers []ask.Answer // the winner's, once it claimed with them or returned them
 	cancel  context.CancelCauseFunc
 }
 
@@ -43,38 +44,30 @@ func (st *raceState) decide(i int, answers []ask.Answer, cause error) bool {
 	return true
 }
 
-// raceSeat is one frontend's place in a race, carried by the context it
-// is asked with.
+// raceSeat is one frontend's place in a race: its ask.Claimer, carried by
+// the context it is asked with.
 type raceSeat struct {
 	st *raceState
 	i  int
 }
 
-type seatKey struct{}
+var _ ask.Claimer = raceSeat{}
 
 func withSeat(ctx context.Context, st *raceState, i int) context.Context {
-	return context.WithValue(ctx, seatKey{}, raceSeat{st, i})
+	return ask.WithClaimer(ctx, raceSeat{st, i})
 }
 
-// claimAnswer is called by a frontend that has answers, before it shows
-// them as given: it reports whether they are the set's answers. Outside
-// a race they always are.
-func claimAnswer(ctx context.Context) bool {
-	seat, ok := ctx.Value(seatKey{}).(raceSeat)
-	if !ok {
-		return true
-	}
-	return seat.st.decide(seat.i, nil, fmt.Errorf("answered through %s", seat.st.names[seat.i]))
+// Claim is called by a frontend that has answers, before it shows them
+// as given: it reports whether they are the set's answers, and records
+// them as the winner's when they are, so a frontend that lost can show
+// them at once.
+func (seat raceSeat) Claim(answers []ask.Answer) bool {
+	return seat.st.decide(seat.i, answers, fmt.Errorf("answered through %s", seat.st.names[seat.i]))
 }
 
-// wonElsewhere reports, to a frontend of a race that another frontend
-// won with answers, where they were given ("in the browser") and what
-// they are.
-func wonElsewhere(ctx context.Context) (where string, answers []ask.Answer, ok bool) {
-	seat, in := ctx.Value(seatKey{}).(raceSeat)
-	if !in {
-		return "", nil, false
-	}
+// Winner reports, to a frontend of a race that another frontend won with
+// answers, where they were given ("in the browser") and what they are.
+func (seat raceSeat) Winner() (where string, answers []ask.Answer, ok bool) {
 	st := seat.st
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -74,26 +74,49 @@ func (r *raceRun) finish(t *testing.T) surveyResult {
 	return res
 }
 
-// TestRaceSurveyShowsWinner (issue 24 §6): a person picks at the terminal,
-// then the browser answers the set. The terminal shows the browser's
-// answers, said to come from there, and no line of its own pick.
+// TestRaceSurveyShowsWinner (issue 24 §6): a person answers the first
+// question at the terminal, then the browser answers the set. The
+// terminal shows the browser's answers, said to come from there, and no
+// line of its own first answer, which did not count: in the full prompt
+// and in plain mode, which once printed each ✔ line as it went.
 func TestRaceSurveyShowsWinner(t *testing.T) {
-	req := twoQuestions()
-	release := make(chan struct{})
-	r := startRace(t, req, browserAnswers(release, "SQLite", "TypeScript"), nil)
-	r.tm.WaitText("esc cancel")
-	r.tm.WaitRaw()
-	r.tm.Send("1") // MongoDB, at the terminal
-	r.tm.WaitText("Question 2 of 2")
-	close(release)
-	res := r.finish(t)
-	if res.err != nil {
-		t.Fatal(res.err)
-	}
-	checkPicked(t, res.answers[:1], "SQLite")
 	want := "Answered in the browser:\n  ✔ Database: SQLite\n  ✔ Features: TypeScript"
-	if got := r.tm.Screen.String(); got != want {
-		t.Errorf("the terminal shows:\n%s\nwant:\n%s", r.tm.Screen.Dump(), want)
+	for _, mode := range []struct {
+		name  string
+		setup func(*Survey)
+		// pick answers the first question with MongoDB and waits for
+		// the second.
+		pick func(*termtest.Term)
+	}{
+		{"full", nil, func(tm *termtest.Term) {
+			tm.WaitText("esc cancel")
+			tm.WaitRaw()
+			tm.Send("1")
+			tm.WaitText("Question 2 of 2")
+		}},
+		{"plain", plain, func(tm *termtest.Term) {
+			tm.WaitText("Type a number")
+			tm.Send("1\r")
+			tm.WaitText("[Features]")
+		}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			release := make(chan struct{})
+			r := startRace(t, twoQuestions(), browserAnswers(release, "SQLite", "TypeScript"), mode.setup)
+			mode.pick(r.tm)
+			close(release)
+			res := r.finish(t)
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			checkPicked(t, res.answers[:1], "SQLite")
+			if got := r.tm.Screen.String(); !strings.HasSuffix(got, want) || (mode.setup == nil && got != want) {
+				t.Errorf("the terminal shows:\n%s\nwant it to end with:\n%s", r.tm.Screen.Dump(), want)
+			}
+			if n := r.tm.Screen.Count("✔ Database: MongoDB"); n != 0 {
+				t.Errorf("the terminal's first answer, which did not count, shows as given:\n%s", r.tm.Screen.Dump())
+			}
+		})
 	}
 }
 

@@ -28,9 +28,9 @@ import (
 // one set at a time: there is one terminal.
 //
 // In a Race, the confirmation lines are printed only once the set is
-// claimed (claimAnswer): when another frontend answered first, the
-// terminal says so and shows that answer instead ("Answered in the
-// browser:").
+// claimed (ask.ClaimerOf(ctx).Claim): when another frontend answered
+// first, the terminal says so and shows that answer instead ("Answered
+// in the browser:").
 //
 // The prompt is our own (prompt_*.go, term_*.go): survey/v2's prompts read
 // digits into their filter, treat Esc as a vim-mode switch, redraw by
@@ -44,7 +44,8 @@ import (
 // Plain mode (Plain, or a terminal that cannot be put in raw mode) writes
 // no escape sequence at all: numbered lines, and the answer typed as a
 // line; an empty line takes a single select's recommended option, which
-// the prompt names, and "<" goes back a question.
+// the prompt names, and "<" goes back a question. Its ✔ lines too are
+// printed once the whole set is answered and claimed.
 type Survey struct {
 	in, out *os.File
 
@@ -103,7 +104,7 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 		_ = t.scr.withdraw()
 		return nil, err
 	}
-	if !claimAnswer(ctx) {
+	if !ask.ClaimerOf(ctx).Claim(answers) {
 		// Another frontend of a race answered a moment before the
 		// person did here: its answers stand, and the terminal says so.
 		_ = t.scr.withdraw()
@@ -128,7 +129,7 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 //	Answered in the browser:
 //	  ✔ Database: SQLite
 func (s *Survey) sayWonElsewhere(ctx context.Context, scr *screen, width int) {
-	where, answers, ok := wonElsewhere(ctx)
+	where, answers, ok := ask.ClaimerOf(ctx).Winner()
 	if !ok || s.NoSummary {
 		return
 	}

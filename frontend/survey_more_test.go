@@ -30,7 +30,7 @@ func TestSurveyApproval(t *testing.T) {
 		r.ready("tab full input")
 		r.line("asked by sub-agent: researcher")
 		r.play([]step{
-			{keys(sendTab), []string{`"content": "hello",`, `"path": "notes/today.md"`, "tab back", "!1. Allow"}},
+			{keys(sendTab), []string{"content: hello", "path: notes/today.md", "tab back", "!1. Allow"}},
 			{keys(sendTab), []string{"1. Allow", "tab full input"}},
 			{keys("3"), nil},
 		})

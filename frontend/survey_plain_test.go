@@ -3,6 +3,7 @@
 package frontend
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -103,7 +104,7 @@ func TestSurveyPlainDetail(t *testing.T) {
 	r.line("? shows the full input")
 	r.line("asked by sub-agent: researcher")
 	r.tm.Send("?\r")
-	r.tm.WaitText(`"content": "hello"`)
+	r.tm.WaitText("> ?\ncontent: hello\npath: notes/today.md")
 	r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
 	r.tm.Send("3\r")
 	res := r.finish()
@@ -166,13 +167,39 @@ func TestSurveyPlainBack(t *testing.T) {
 	}
 	checkAnswers(t, res.answers, person(req.Questions[0], []string{"SQLite"}, ""), person(req.Questions[1], []string{"TypeScript"}, ""))
 	// Everything written, what scrolled away included.
-	screen := strings.Join(append(r.tm.Screen.Scrollback(), r.tm.Screen.Lines()...), "\n")
-	for _, want := range []string{"there is no question before this one", "< goes back", "✔ Database: MongoDB", "✔ Database: SQLite", "✔ Features: TypeScript"} {
+	screen := strings.TrimRight(strings.Join(append(r.tm.Screen.Scrollback(), r.tm.Screen.Lines()...), "\n"), "\n")
+	for _, want := range []string{"there is no question before this one", "< goes back"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the plain prompt never said %q:\n%s", want, r.tm.Screen.Dump())
 		}
 	}
+	// The answers that count, once the set is answered; none for the
+	// pick that was changed.
+	if !strings.HasSuffix(screen, "\n✔ Database: SQLite\n✔ Features: TypeScript") || strings.Contains(screen, "✔ Database: MongoDB") {
+		t.Errorf("the plain prompt's ✔ lines:\n%s\nwant one for each answer given, at the end", screen)
+	}
 	if n := strings.Count(screen, "[Database]"); n != 2 {
 		t.Errorf("the first question was shown %d times, want twice (asked again after <)", n)
+	}
+}
+
+// TestSurveyPlainUnfinished (issue 24 §6, plain mode): a set left part
+// answered — its deadline passed, or another frontend answered it —
+// shows no ✔ line for the answers given so far, which did not count.
+func TestSurveyPlainUnfinished(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	r := startSurveyCtx(t, ctx, wide, twoQuestions(), plain)
+	r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
+	r.tm.Send("1\r") // MongoDB
+	r.tm.WaitText("[Features]")
+	r.tm.Wait("a prompt", func(*termtest.Screen) bool { return promptShown(r) })
+	cancel(ask.ErrTimeout)
+	res := r.finish()
+	if !errors.Is(res.err, ask.ErrTimeout) {
+		t.Fatalf("Ask = %v, %v; want ask.ErrTimeout", res.answers, res.err)
+	}
+	if n := r.tm.Screen.Count("✔"); n != 0 {
+		t.Errorf("%d ✔ lines for a set nobody finished answering:\n%s", n, r.tm.Screen.Dump())
 	}
 }

@@ -46,6 +46,8 @@ type Question struct {
 	Kind string `json:"kind,omitempty"`
 	// Agent (optional) names the sub-agent that asks.
 	Agent string `json:"agent,omitempty"`
+	// Tool (optional) names the tool an approval is for (ask.Request.Tool).
+	Tool string `json:"tool,omitempty"`
 }
 
 // NewQuestion is the question line for req in session sessionID.
@@ -54,7 +56,7 @@ func NewQuestion(req ask.Request, sessionID string) Question {
 	if qs == nil {
 		qs = []ask.Question{}
 	}
-	return Question{Type: TypeQuestion, ID: req.ID, SessionID: sessionID, Questions: qs, Kind: req.Kind, Agent: req.Agent}
+	return Question{Type: TypeQuestion, ID: req.ID, SessionID: sessionID, Questions: qs, Kind: req.Kind, Agent: req.Agent, Tool: req.Tool}
 }
 
 // Answers closes a question set: the answers, and the tool result text
@@ -68,6 +70,12 @@ type Answers struct {
 	Result string `json:"result"`
 	// Agent (optional) names the sub-agent that asked.
 	Agent string `json:"agent,omitempty"`
+	// Kind and Tool (optional) are the question line's: what the set was
+	// for, when it was not a model's AskUserQuestion, and the tool an
+	// approval was for, so a reader of the answers alone can tell
+	// "Allow" approved mcp__fs__write_file.
+	Kind string `json:"kind,omitempty"`
+	Tool string `json:"tool,omitempty"`
 }
 
 // NewAnswers is the answers line for req's answers in session sessionID.
@@ -76,7 +84,7 @@ func NewAnswers(req ask.Request, sessionID string, answers []ask.Answer) Answers
 		answers = []ask.Answer{}
 	}
 	return Answers{Type: TypeAnswers, ID: req.ID, SessionID: sessionID, Answers: answers,
-		Result: ask.FormatResult(answers), Agent: req.Agent}
+		Result: ask.FormatResult(answers), Agent: req.Agent, Kind: req.Kind, Tool: req.Tool}
 }
 
 // Error says an input line was not used, and why.

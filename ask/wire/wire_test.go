@@ -49,9 +49,9 @@ func TestQuestionLine(t *testing.T) {
 		}
 	}
 	approval := db
-	approval.Kind, approval.Agent = ask.KindApproval, "Explore the repo"
-	if got := strings.Join(keys(t, wire.Encode(wire.NewQuestion(approval, "s1"))), ","); got != "type,id,session_id,questions,kind,agent" {
-		t.Errorf("keys %s, want the optional kind and agent after the fixed keys", got)
+	approval.Kind, approval.Agent, approval.Tool = ask.KindApproval, "Explore the repo", "mcp__fs__write_file"
+	if got := strings.Join(keys(t, wire.Encode(wire.NewQuestion(approval, "s1"))), ","); got != "type,id,session_id,questions,kind,agent,tool" {
+		t.Errorf("keys %s, want the optional kind, agent and tool after the fixed keys", got)
 	}
 }
 
@@ -75,6 +75,16 @@ func TestAnswersLine(t *testing.T) {
 	}
 	if !bytes.Contains(line, []byte(`Answered by: an answers file`)) {
 		t.Errorf("line %s: the result text says who answered", line)
+	}
+	// An approval's answers say they were one, and of which tool.
+	approval := db
+	approval.Kind, approval.Agent, approval.Tool = ask.KindApproval, "Explore the repo", "mcp__fs__write_file"
+	line = wire.Encode(wire.NewAnswers(approval, "s1", []ask.Answer{a}))
+	if got := strings.Join(keys(t, line), ","); got != "type,id,session_id,answers,result,agent,kind,tool" {
+		t.Errorf("keys %s, want the optional agent, kind and tool after the fixed keys", got)
+	}
+	if !bytes.Contains(line, []byte(`"kind":"approval","tool":"mcp__fs__write_file"`)) {
+		t.Errorf("line %s: the approval's kind and tool", line)
 	}
 }
 

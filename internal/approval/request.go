@@ -129,6 +129,6 @@ func (r Request) Question(session bool) ask.Request {
 	}
 	opts = append(opts, ask.Option{Label: LabelDeny, Description: "Do not run it; the agent is told so (or choose Other to say what to do)"})
 	text := fmt.Sprintf("Allow %s to run?\n%s", tool, r.Summary())
-	return ask.Request{ID: QuestionID(r.ID), Kind: ask.KindApproval, Agent: r.Agent, Detail: r.FullInput(),
+	return ask.Request{ID: QuestionID(r.ID), Kind: ask.KindApproval, Tool: r.Tool, Agent: r.Agent, Detail: r.FullInput(),
 		Questions: []ask.Question{{Question: text, Header: Header, Options: opts}}}
 }

@@ -111,6 +111,8 @@ func TestImportRules(t *testing.T) {
 	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
 	// The web side is wired in by the command line alone.
 	only(t, files, module+"/internal/inbox", "internal/cli/")
+	// Each chat platform's SDK is its channel's business.
+	only(t, files, "github.com/go-telegram/bot", "internal/channel/telegram/")
 	// chromedp drives the browser tests only: no file of the binary imports
 	// it, so it is never linked into askuser.
 	only(t, files, "github.com/chromedp")

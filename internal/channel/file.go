@@ -24,7 +24,7 @@ const maxFileBytes = 64 << 10
 // naming its line, so a typo does not go unnoticed. A file that does not
 // exist is empty when optional. No error quotes a value.
 func ReadFile(path string, optional bool) (map[string]string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) && optional {
 		return map[string]string{}, nil
 	}

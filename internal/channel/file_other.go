@@ -4,6 +4,6 @@ package channel
 
 import "io/fs"
 
-const oNoFollow = 0
+const openFlags = 0
 
 func ownedByMe(fs.FileInfo) error { return nil }

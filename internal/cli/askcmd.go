@@ -76,10 +76,15 @@ func runAsk(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	in, rest, err := readQuestions(path, e.ios.In)
+	// Standard input (or a named pipe) may never end: a signal still does.
+	q, err := untilDone(c.Context, func() (questionsRead, error) {
+		in, rest, err := readQuestions(path, e.ios.In)
+		return questionsRead{in, rest}, err
+	})
 	if err != nil {
 		return err
 	}
+	in, rest := q.in, q.rest
 	spec.place.title = "askuser ask"
 	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
@@ -125,6 +130,12 @@ func askWithTimeout(ctx context.Context, fe ask.Frontend, req ask.Request, d tim
 		return nil, fmt.Errorf("nobody answered within %s; raise --timeout, or use --on-timeout auto to take the recommended options%w", d, errorMark{ask.ErrTimeout})
 	}
 	return answers, err
+}
+
+// questionsRead is what readQuestions returns.
+type questionsRead struct {
+	in   ask.Input
+	rest io.Reader
 }
 
 // readQuestions reads and validates the question set from path, or from

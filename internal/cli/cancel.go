@@ -54,17 +54,38 @@ func runCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	postDeclines(sessionStore(c, e), sess.Meta.ID, sum.Questions, c.String("reason"))
+	postDeclines(sessionStore(c, e), string(sess.Meta.ID), sum.Questions, c.String("reason"))
+	fmt.Fprintf(e.ios.ErrOut, "askuser: cancelled session %s: declined %s; if it is resumed (askuser resume %s), the model is told you declined to answer\n",
+		sess.Meta.ID, declinedWhat(declined, sum.Questions), sess.Meta.ID)
+	return nil
+}
+
+// declinedWhat says what was declined: the questions by their headers,
+// approvals and forms by their tool ("2 questions (Auth Method,
+// Providers) and an approval of mcp__fs__write_file"). waiting names the
+// tools of sets recorded before sets named their own.
+func declinedWhat(declined []ask.Request, waiting []session.Waiting) string {
+	tools := map[string]string{}
+	for _, w := range waiting {
+		tools[w.ID] = w.Tool
+	}
+	var sets []session.Waiting
 	var headers []string
 	for _, req := range declined {
-		for _, q := range req.Questions {
-			headers = append(headers, ask.Display(q.Header))
+		tool := req.Tool
+		if tool == "" {
+			tool = tools[req.ID]
+		}
+		sets = append(sets, session.Waiting{Kind: req.Kind, Tool: tool})
+		if req.Kind == "" {
+			for _, q := range req.Questions {
+				headers = append(headers, ask.Display(q.Header))
+			}
 		}
 	}
-	what := fmt.Sprintf("declined %d question%s (%s)", len(headers), plural(len(headers)), clip(strings.Join(headers, ", "), 80))
-	fmt.Fprintf(e.ios.ErrOut, "askuser: cancelled session %s: %s; if it is resumed (askuser resume %s), the model is told you declined to answer\n",
-		sess.Meta.ID, what, sess.Meta.ID)
-	return nil
+	return session.WaitingWhat(sets, func(int) string {
+		return fmt.Sprintf("%d question%s (%s)", len(headers), plural(len(headers)), clip(strings.Join(headers, ", "), 80))
+	})
 }
 
 // postDeclines gives each declined set's mailbox the declination, so a set

@@ -28,8 +28,8 @@ func completionCommand() *cli.Command {
 		Usage:     "print the shell completion script for bash, zsh or fish",
 		ArgsUsage: "bash|zsh|fish",
 		Description: `Prints a script that completes askuser's commands, flags, flag values (frontend,
-provider, formats, policies) and the ids of sessions waiting on a question for askuser
-resume. The bash script needs no bash-completion package.`,
+provider, formats, policies) and the ids of sessions waiting on a question or an approval
+for askuser resume. The bash script needs no bash-completion package.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErrorf("completion takes one shell: bash, zsh or fish")
@@ -263,9 +263,10 @@ func valuesOf(app *cli.App, words []string, flag string, e *env) []string {
 	return choicesOf(flags, name)
 }
 
-// sessionIDs lists sessions as "id<TAB>first prompt": with waiting, those
-// waiting on a question (for askuser resume), else those that are not
-// (for askuser run --resume). The state directory is the one the words
+// sessionIDs lists sessions as "id<TAB>status: first prompt": with
+// waiting, those waiting on an answer (for askuser resume), each saying on
+// what ("waiting on an approval of mcp__fs__write_file"), else those that
+// are not (for askuser run --resume). The state directory is the one the words
 // name with --state-dir, else the environment's.
 func sessionIDs(words []string, e *env, waiting bool) []string {
 	dir := ""
@@ -292,7 +293,7 @@ func sessionIDs(words []string, e *env, waiting bool) []string {
 		if len(prompt) > 60 {
 			prompt = append(prompt[:59], '…')
 		}
-		out = append(out, s.ID+"\t"+s.Status+": "+string(prompt))
+		out = append(out, s.ID+"\t"+s.StatusWords()+": "+string(prompt))
 	}
 	return out
 }

@@ -119,7 +119,7 @@ func newSession(t *testing.T, store *session.Store, prompt string, waiting bool)
 	} else if err := s.SetStatus(string(agentloop.StatusSuccess), "", 1, agentloop.Usage{}); err != nil {
 		t.Fatal(err)
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // TestCompleteSubcommands: a command's subcommands are completed, and

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/internal/mcp"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // demoScript is the demo's scripted model, built into the binary so the
@@ -69,11 +70,11 @@ func runDemo(c *cli.Context, e *env) error {
 // whose listing runs freely and whose writes are asked for approval.
 func demoSetup(c *cli.Context, e *env) ([]string, error) {
 	dir := filepath.Join(sessionStore(c, e).Dir, "demo")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := statefile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("demo: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
 	}
 	path := filepath.Join(dir, "auth-demo.yaml")
-	if err := os.WriteFile(path, demoScript, 0o600); err != nil {
+	if err := statefile.WriteFile(path, demoScript, 0o600); err != nil {
 		return nil, fmt.Errorf("demo: write its scripted model: %w", err)
 	}
 	work, err := os.MkdirTemp("", "askuser-demo-")
@@ -85,7 +86,7 @@ func demoSetup(c *cli.Context, e *env) ([]string, error) {
 		return nil, fmt.Errorf("demo: find askuser's own binary for its file server: %w", err)
 	}
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"files": map[string]any{"command": self, "args": []string{demoFilesCommand, work}}}})
+		"files": map[string]any{"command": self, "args": []string{demoFilesCommand, "--", work}}}})
 	fmt.Fprintf(e.ios.ErrOut, "askuser demo: the agent's folder is %s\n", work)
 	return []string{"--script", path, "--mcp-config", string(cfg), "--allowedTools", "mcp__files__list_directory"}, nil
 }

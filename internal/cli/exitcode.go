@@ -34,7 +34,7 @@ var exitTable = []struct {
 	{ExitInvalid, "invalid", "invalid question input or answers file"},
 	{ExitNoAnswer, "no-answer", "no way to get an answer: stdin ended, the answers file lacks the question, no terminal"},
 	{ExitMaxTurns, "max-turns", "the run stopped at --max-turns"},
-	{ExitWaiting, "waiting", "the run stopped to wait: a question is pending; answer it with askuser resume"},
+	{ExitWaiting, "waiting", "the run stopped to wait: a question or an approval is pending; answer it with askuser resume"},
 	{ExitTimeout, "timeout", "nobody answered within --timeout / --ask-timeout"},
 	{ExitCancelled, "cancelled", "interrupted (Ctrl+C) or cancelled at the prompt"},
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -67,12 +68,19 @@ func runHook(c *cli.Context, e *env) (err error) {
 		return err
 	}
 	defer asker.close()
-	input, err := io.ReadAll(io.LimitReader(e.ios.In, maxHookInput))
+	// A hook always answers: SIGQUIT (Ctrl+\) too ends it with a
+	// decision, where Go would die with a stack dump and print none.
+	// (SIGINT, SIGTERM and SIGHUP end every command: SignalContext.)
+	sctx, stop := signalContext(c.Context, syscall.SIGQUIT)
+	defer stop()
+	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
+	defer cancel()
+	// A host that never closes standard input does not keep the hook
+	// from answering within --timeout, or at a signal.
+	input, err := untilDone(ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.ios.In, maxHookInput)) })
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))
 	}
-	ctx, cancel := context.WithTimeoutCause(c.Context, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
-	defer cancel()
 	reply := hook.Run(ctx, input, hook.Config{
 		Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.Ask(ctx, req, nil) },
 		Approvals: rules,

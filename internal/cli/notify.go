@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // notifyTimeout bounds one --notify-cmd run.
@@ -52,7 +53,9 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		defer n.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", n.cmd)
+		// "--": a command that begins with "-" is still the command,
+		// not options of sh.
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "--", n.cmd)
 		cmd.Stdin = bytes.NewReader(payload)
 		cmd.Env = append(os.Environ(), "ASKUSER_SESSION_ID="+n.sessionID, "ASKUSER_QUESTION_ID="+req.ID,
 			"ASKUSER_WAITING="+waiting, "ASKUSER_RESUME_COMMAND="+resume)
@@ -75,7 +78,7 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 			if detail != "" {
 				detail = ": " + ask.Display(detail)
 			}
-			fmt.Fprintf(n.errOut, "askuser: --notify-cmd failed (%v)%s; the question still waits\n", err, detail)
+			fmt.Fprintf(n.errOut, "askuser: --notify-cmd failed (%v)%s; %s still waits\n", err, detail, theSet(req))
 		}
 	}()
 }
@@ -93,8 +96,20 @@ func displayRequest(req ask.Request) ask.Request {
 		q.Options = opts
 		out.Questions[i] = q
 	}
-	out.Agent = ask.Display(req.Agent)
+	out.Agent, out.Tool = ask.Display(req.Agent), ask.Display(req.Tool)
 	return out
+}
+
+// setWords names one set for a person, an approval by its tool: "a
+// question", "an approval of mcp__fs__write_file".
+func setWords(req ask.Request) string {
+	return session.WaitingWhat([]session.Waiting{{Kind: req.Kind, Tool: req.Tool}}, session.QuestionSets)
+}
+
+// theSet is setWords with "the": "the approval of mcp__fs__write_file".
+func theSet(req ask.Request) string {
+	_, rest, _ := strings.Cut(setWords(req), " ")
+	return "the " + rest
 }
 
 // wait gives running notifications up to grace to finish, so a run that
@@ -136,7 +151,7 @@ func (w *watched) Concurrent() bool {
 func (w *watched) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if w.waitsForSomeone {
 		w.ring()
-		w.notify.notify(req, "a question is waiting for an answer")
+		w.notify.notify(req, setWords(req)+" is waiting for an answer")
 	}
 	answers, err := w.inner.Ask(ctx, req)
 	w.mu.Lock()

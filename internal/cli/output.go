@@ -11,7 +11,6 @@ import (
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
-	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -323,42 +322,6 @@ func (p *printer) result(r runResult) {
 
 func (p *printer) line(v any) {
 	p.out.Write(wire.Encode(v))
-}
-
-// describePending tells a person what the session waits on and the exact
-// commands that answer it.
-func describePending(r runResult) string {
-	var b strings.Builder
-	n := 0
-	for _, req := range r.PendingQuestions {
-		n += len(req.Questions)
-	}
-	fmt.Fprintf(&b, "Session %s is waiting on %d question", r.SessionID, n)
-	if n != 1 {
-		b.WriteString("s")
-	}
-	if r.Reason != "" {
-		fmt.Fprintf(&b, " (%s)", ask.Display(r.Reason))
-	}
-	b.WriteString(":\n")
-	for _, req := range r.PendingQuestions {
-		for _, q := range req.Questions {
-			kind := ""
-			if q.MultiSelect {
-				kind = ", several allowed"
-			}
-			fmt.Fprintf(&b, "  %s: %s\n    options: %s%s\n", ask.Display(q.Header), ask.Display(q.Question), ask.Display(q.LabelList()), kind)
-		}
-	}
-	var all []ask.Question
-	for _, req := range r.PendingQuestions {
-		all = append(all, req.Questions...)
-	}
-	fmt.Fprintf(&b, "Answer at a terminal:         %s\n", r.ResumeCommand)
-	fmt.Fprintf(&b, "Answer from an answers file:  %s --answers answers.yaml\n", r.ResumeCommand)
-	fmt.Fprintf(&b, "Take the recommended options: %s --frontend auto\n", r.ResumeCommand)
-	fmt.Fprintf(&b, "An answers.yaml to start from (the recommended options filled in):\n%s", indent(frontend.SuggestAnswers(all), "  "))
-	return b.String()
 }
 
 func indent(s, prefix string) string {

@@ -54,7 +54,7 @@ func runRun(c *cli.Context, e *env) error {
 		}
 		defer sess.Close()
 		if len(sess.State.Pending()) > 0 {
-			return usageErrorf("session %s is waiting on a question; answer it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
+			return usageErrorf("session %s is %s; answer it first with askuser resume %s", sess.Meta.ID, sess.Summary().StatusWords(), sess.Meta.ID)
 		}
 		if sess.State.UnsentResults() {
 			return usageErrorf("session %s stopped before the answers to its questions reached the model; continue it first with askuser resume %s", sess.Meta.ID, sess.Meta.ID)
@@ -168,8 +168,8 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	}
 	r.out = &lineWriter{w: out}
 	o := r.o
-	o.frontendSpec.place.session, o.frontendSpec.place.title = r.sess.Meta.ID, r.sess.Summary().Title
-	ch, err := runFrontend(o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID,
+	o.frontendSpec.place.session, o.frontendSpec.place.title = string(r.sess.Meta.ID), r.sess.Summary().Title
+	ch, err := runFrontend(o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: string(r.sess.Meta.ID),
 		Expected: r.sess.State.PendingQuestions()}) // a resumed run asks these again, in no fixed order
 	if err != nil {
 		return err
@@ -180,14 +180,14 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		// Answers may come from elsewhere: a late one waits in the
 		// mailbox, and a set is answered once, by whoever is first.
 		if ch.rel == nil {
-			ch.fe = mailboxed(ch.fe, r.store, r.sess.Meta.ID, r.e.ios.ErrOut)
+			ch.fe = mailboxed(ch.fe, r.store, string(r.sess.Meta.ID), r.e.ios.ErrOut)
 		}
-		fallback = mailboxed(fallback, r.store, r.sess.Meta.ID, r.e.ios.ErrOut)
+		fallback = mailboxed(fallback, r.store, string(r.sess.Meta.ID), r.e.ios.ErrOut)
 	}
 	if r.o.frontendSpec.verbose {
 		fmt.Fprintf(r.e.ios.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.name, ch.why)
 	}
-	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: r.sess.Meta.ID, errOut: r.e.ios.ErrOut, url: ch.url, stateDir: r.store.Dir}
+	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: string(r.sess.Meta.ID), errOut: r.e.ios.ErrOut, url: ch.url, stateDir: r.store.Dir}
 	w := &watched{inner: ch.fe, waitsForSomeone: ch.waitsForSomeone(), notify: r.notify, lastInput: time.Now()}
 	if ch.name == feSurvey && r.o.bell != "never" && ch.tty != nil {
 		w.bell = ch.tty
@@ -199,7 +199,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 		ch.close()
 		return err
 	}
-	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: r.sess.Meta.ID, model: r.prov.Model(), tools: r.rt.reg.Names(),
+	r.pr = &printer{format: r.o.format, out: r.out, errOut: r.e.ios.ErrOut, sessionID: string(r.sess.Meta.ID), model: r.prov.Model(), tools: r.rt.reg.Names(),
 		stream: !r.o.print && r.o.format == outText, stdioQuestions: ch.stdio != nil && r.o.protocolOut == nil, surveySummary: ch.name == feSurvey,
 		cost: newCostMeter(r.prov, r.sub)}
 	r.pr.watchTerminal(r.e.ios, r.o)
@@ -240,7 +240,7 @@ func (r *runner) step(ctx context.Context, prompt *agentloop.Message) agentloop.
 	if err := r.sess.SetStatus(string(out.Status), detail, out.Turns, out.Usage); err != nil && out.Err == nil {
 		out.Status, out.Err = agentloop.StatusError, err
 	}
-	r.pr.result(newRunResult(r.sess.Meta.ID, out, time.Since(began)))
+	r.pr.result(newRunResult(string(r.sess.Meta.ID), out, time.Since(began)))
 	return out
 }
 
@@ -253,11 +253,11 @@ func (r *runner) finish(out agentloop.Outcome) error {
 	case agentloop.StatusSuccess:
 		return nil
 	case agentloop.StatusWaiting:
-		return withCode(code, quiet{fmt.Errorf("waiting on a question: %s", out.Reason)})
+		return withCode(code, quiet{fmt.Errorf("waiting for an answer: %s", out.Reason)})
 	case agentloop.StatusMaxTurns:
 		return withCode(code, fmt.Errorf("%s; to let it go on: askuser resume %s", out.Reason, r.sess.Meta.ID))
 	case agentloop.StatusTimeout:
-		return withCode(code, fmt.Errorf("%s; the question is still pending: askuser resume %s", out.Reason, r.sess.Meta.ID))
+		return withCode(code, fmt.Errorf("%s; the session is still %s: askuser resume %s", out.Reason, r.sess.Summary().StatusWords(), r.sess.Meta.ID))
 	case agentloop.StatusCancelled:
 		return withCode(code, fmt.Errorf("cancelled; session %s can be resumed", r.sess.Meta.ID))
 	}
@@ -273,7 +273,7 @@ func (r *runner) streamConversation(ctx context.Context) error {
 	defer r.teardown()
 	users := r.ch.stdio
 	if users == nil {
-		users = frontend.NewStdio(frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: r.sess.Meta.ID})
+		users = frontend.NewStdio(frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: string(r.sess.Meta.ID)})
 	}
 	var last agentloop.Outcome
 	last.Status = agentloop.StatusSuccess

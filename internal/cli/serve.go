@@ -22,12 +22,13 @@ import (
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 func serveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
-		Usage: "serve the inbox: every session waiting on a question, answered from a browser",
+		Usage: "serve the inbox: every session waiting on a question or an approval, answered from a browser",
 		Description: `Serves a page, on 127.0.0.1 and a free port unless --listen says otherwise, listing
 every session in the state directory that waits on a question or an approval (newest
 first, with its prompt, how long it has waited and who waits), and the other sessions with
@@ -167,7 +168,11 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
 		Link: func(e session.Entry) string { return setLink(store.Dir, e) },
 		Resume: func(x session.Entry) error {
-			in.Resume(x.Session, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
+			id, err := session.ParseID(x.Session) // checked when read; a resume takes only an ID
+			if err != nil {
+				return err
+			}
+			in.Resume(id, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
 				"--frontend", strings.Join(x.Channels, ","), "--"+flagRelayDefer, "--"+flagRelayThread, x.Key)
 			return nil
 		}})
@@ -210,10 +215,12 @@ func (a inboxAnswers) Live(id string, w session.Waiting) bool {
 // a tool call, how the run went on) rather than show a log meant for a
 // terminal. The environment's frontend settings are dropped, since the
 // flags say how to ask, and so is ASKUSER_NOTIFY_CMD: serve shows and
-// sends new questions itself.
-func resumeCommandFor(exe, stateDir string) func(id string, args ...string) *exec.Cmd {
-	return func(id string, args ...string) *exec.Cmd {
-		cmd := exec.Command(exe, append([]string{"resume", id, "--print", "--output-format", outStreamJSON, "--state-dir", stateDir}, args...)...)
+// sends new questions itself. The id is a session.ID, made by ParseID,
+// and still goes last, after "--", so nothing in it is ever a flag.
+func resumeCommandFor(exe, stateDir string) func(id session.ID, args ...string) *exec.Cmd {
+	return func(id session.ID, args ...string) *exec.Cmd {
+		argv := append([]string{"resume", "--print", "--output-format", outStreamJSON, "--state-dir", stateDir}, args...)
+		cmd := exec.Command(exe, append(argv, "--", string(id))...)
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
 			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
@@ -249,10 +256,15 @@ func describeExit(code int) string {
 // beside it, which the token guards no more than the file.
 const serveURLFile = "serve.url"
 
+// maxServeURLBytes bounds what is read of serve.url: an address and its
+// token.
+const maxServeURLBytes = 4 << 10
+
 // leaveAddress writes the inbox's URL for runs to find, and returns what
 // takes it away again: only while it is still this inbox's. It holds the
 // token, so it is written as the token file is (replaceOwn): 0600, never
-// through a link planted in its place.
+// through a link planted in its place. It is read through statefile: a
+// FIFO there is never waited on.
 func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	path := filepath.Join(stateDir, serveURLFile)
 	if err := replaceOwn(path, address+"\n"); err != nil {
@@ -260,7 +272,7 @@ func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 		return func() {}
 	}
 	return func() {
-		if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == address {
+		if b, err := statefile.ReadFile(path, maxServeURLBytes); err == nil && strings.TrimSpace(string(b)) == address {
 			os.Remove(path)
 		}
 	}
@@ -272,7 +284,7 @@ func servedAt(stateDir string) *url.URL {
 	if stateDir == "" {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(stateDir, serveURLFile))
+	b, err := statefile.ReadFile(filepath.Join(stateDir, serveURLFile), maxServeURLBytes)
 	if err != nil {
 		return nil
 	}

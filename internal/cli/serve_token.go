@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // serveTokenFile is where askuser serve keeps its page's token, in the
@@ -46,11 +47,14 @@ func serveToken(path string, fresh bool) (string, error) {
 // readToken reads the token kept in path, refusing a file that is not the
 // user's own regular file, readable by them alone, holding one token.
 func readToken(path string) (string, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
-	if err != nil {
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return "", fmt.Errorf("%s is a symbolic link: askuser keeps its token only in a regular file of its own; remove the link (a new token is made) or give --token-file FILE", path)
-		}
+	f, err := statefile.Open(path) // never through a link, never waiting on a FIFO
+	var nr *statefile.NotRegularError
+	switch {
+	case errors.As(err, &nr) && nr.Kind == statefile.KindSymlink:
+		return "", fmt.Errorf("%s is a symbolic link: askuser keeps its token only in a regular file of its own; remove the link (a new token is made) or give --token-file FILE", path)
+	case errors.As(err, &nr):
+		return "", fmt.Errorf("%s is not a regular file: askuser keeps its token only in a regular file of its own; remove it, or give --token-file FILE", path)
+	case err != nil:
 		return "", err
 	}
 	defer f.Close()

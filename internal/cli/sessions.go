@@ -17,6 +17,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // defaultListLimit is how many sessions the table shows without --all.
@@ -39,7 +40,7 @@ every match unless --limit is given.
 		HideHelpCommand: true,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "one JSON object per line"},
-			&cli.BoolFlag{Name: "waiting", Usage: "only sessions waiting on a question"},
+			&cli.BoolFlag{Name: "waiting", Usage: "only sessions waiting on a question or an approval"},
 			&cli.BoolFlag{Name: "all", Usage: "every session, not only the 20 newest"},
 			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions", DefaultText: "20 in the table, every one with --json"},
 			&cli.StringFlag{Name: "dir", Usage: "only sessions started in `DIR` (. for this directory)"},
@@ -107,7 +108,7 @@ func listSessions(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.ios.ErrOut, noSessionsNote(len(list), c.Bool("waiting"), dir))
 		return nil
 	}
-	writeTable(e.ios.Out, store, shown, list, here, time.Now())
+	writeTable(e.ios.Out, shown, list, here, time.Now())
 	if hidden > 0 {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: %d older session%s not shown; --all shows every one\n", hidden, plural(hidden))
 	}
@@ -120,23 +121,23 @@ func noSessionsNote(total int, waiting bool, dir string) string {
 	case total == 0:
 		return "no sessions yet; askuser run starts one"
 	case waiting && dir != "":
-		return fmt.Sprintf("no session waits on a question in %s", dir)
+		return fmt.Sprintf("no session waits on a question or an approval in %s", dir)
 	case waiting:
-		return "no session waits on a question"
+		return "no session waits on a question or an approval"
 	}
 	return fmt.Sprintf("no sessions in %s; askuser sessions lists those of every directory", dir)
 }
 
 // writeTable writes the listing for people: one row per session, and
 // under a waiting one what it waits on (or, cancelled, the reason).
-func writeTable(w io.Writer, store *session.Store, list, all []session.Summary, here string, now time.Time) {
+func writeTable(w io.Writer, list, all []session.Summary, here string, now time.Time) {
 	ids := shortIDs(list, all)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGE\tSTATUS\tDIRECTORY\tTITLE")
 	for i, s := range list {
 		title := s.Title
 		if s.Err != "" {
-			title = damagedNote(store, s)
+			title = damagedNote(s)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ids[i], ago(now.Sub(s.Updated)), shortStatus(s), showDir(s.Cwd, here), clip(ask.Display(title), 60))
 		for _, line := range detailLines(s) {
@@ -278,10 +279,22 @@ func plural(n int) string {
 
 // damagedNote words a damaged journal for the listing. The full error
 // starts with the journal's path, so clipped to the column it would lose
-// the part that matters: the line, and how many records are intact.
-func damagedNote(store *session.Store, s session.Summary) string {
+// the part that matters: what the file is instead of a journal, or the
+// line, and how many records are intact (--json has the whole error).
+func damagedNote(s session.Summary) string {
 	var ce *session.CorruptError
-	if _, err := store.Load(s.ID); errors.As(err, &ce) {
+	var nr *statefile.NotRegularError
+	var tl *statefile.TooLargeError
+	switch err := s.Problem(); {
+	case errors.As(err, &nr):
+		return nr.Kind + ", not a journal: never read; remove it"
+	case errors.As(err, &tl):
+		return fmt.Sprintf("%s, over the %s a journal may be: never read", statefile.Size(tl.Size), statefile.Size(tl.Limit))
+	case errors.Is(err, session.ErrBadID):
+		return "its name is not a session id: never read"
+	case errors.As(err, &ce) && ce.Intact == 0:
+		return fmt.Sprintf("line %d is damaged: %s", ce.Line, ce.Reason)
+	case errors.As(err, &ce):
 		return fmt.Sprintf("line %d is damaged; %d records before it are intact", ce.Line, ce.Intact)
 	}
 	return s.Err

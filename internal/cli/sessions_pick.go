@@ -15,8 +15,8 @@ import (
 // another project's by accident. Every failure to choose is a usage
 // error, as an unknown id is.
 
-// pickWaiting returns the most recent session waiting on a question in
-// the current directory that no process holds, and a line saying which it
+// pickWaiting returns the most recent session waiting on an answer (to a
+// question or an approval) in the current directory that no process holds, and a line saying which it
 // took and what waits.
 func pickWaiting(store *session.Store) (id, said string, err error) {
 	here, list, err := listHere(store)
@@ -39,7 +39,7 @@ func pickWaiting(store *session.Store) (id, said string, err error) {
 		}
 	}
 	if found == nil {
-		why := fmt.Sprintf("no session waits on a question in %s", here)
+		why := fmt.Sprintf("no session waits on a question or an approval in %s", here)
 		if busy > 0 {
 			why = fmt.Sprintf("the %d session%s waiting in %s %s in use by another askuser process (asking there now)", busy, plural(busy), here, map[bool]string{true: "is", false: "are"}[busy == 1])
 		}
@@ -68,7 +68,7 @@ func pickLatestHere(store *session.Store) (id, said string, err error) {
 	for _, s := range list {
 		if s.Err == "" && session.SameDir(s.Cwd, here) {
 			return s.ID, fmt.Sprintf("askuser: continuing session %s, the most recent here (%s, %s): %s",
-				s.ID, s.Status, ago(time.Since(s.Updated)), ask.Display(s.Title)), nil
+				s.ID, s.StatusWords(), ago(time.Since(s.Updated)), ask.Display(s.Title)), nil
 		}
 	}
 	why := fmt.Sprintf("--continue: no session was started in %s yet", here)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // toolFlags are the flags that give a run its tools and say which may run
@@ -104,10 +104,11 @@ func (t toolSpec) policy(fileRules *approval.Policy) (*approval.Policy, error) {
 }
 
 // sessionSideDir is the directory beside a session's journal for what the
-// session writes besides it (MCP servers' logs, a background run's output).
-func sessionSideDir(store *session.Store, id string) (string, error) {
+// session writes besides it (MCP servers' logs, a background run's
+// output): made if need be, and refused if it is a link.
+func sessionSideDir(store *session.Store, id session.ID) (string, error) {
 	dir := store.SideDir(id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := statefile.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
 	return dir, nil

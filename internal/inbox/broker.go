@@ -66,9 +66,14 @@ type card struct {
 	state    string
 	askedAt  time.Time
 	closedAt time.Time
-	answers  []ask.Answer
-	note     string            // why it was withdrawn
-	done     chan []ask.Answer // buffered; receives the answers once
+	// answers are the set's answers: given on this page (answered), or,
+	// withdrawn, through the frontend of a race that won it.
+	answers []ask.Answer
+	note    string            // why it was withdrawn
+	done    chan []ask.Answer // buffered; receives the answers once
+	// claim decides, in a race (--frontend web,survey), whether an
+	// answer given on the page is the set's; outside one it always is.
+	claim ask.Claimer
 }
 
 // NewBroker returns a Broker with no cards.
@@ -95,7 +100,7 @@ func (b *Broker) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 	if req.ID == "" || len(req.Questions) == 0 {
 		return nil, errors.New("web frontend: a question set needs an id and at least one question")
 	}
-	c, err := b.open(req)
+	c, err := b.open(req, ask.ClaimerOf(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +130,7 @@ func withdrawNote(ctx context.Context, err error) string {
 	return "Withdrawn: the run stopped waiting for this answer."
 }
 
-func (b *Broker) open(req ask.Request) (*card, error) {
+func (b *Broker) open(req ask.Request, claim ask.Claimer) (*card, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	key := setKey(req.ID)
@@ -139,7 +144,7 @@ func (b *Broker) open(req ask.Request) (*card, error) {
 		b.cards = slices.Delete(b.cards, i, i+1) // asked again: the new card replaces the old
 		break
 	}
-	c := &card{req: req, key: key, state: stateOpen, askedAt: b.now(), done: make(chan []ask.Answer, 1)}
+	c := &card{req: req, key: key, state: stateOpen, askedAt: b.now(), done: make(chan []ask.Answer, 1), claim: claim}
 	b.cards = append(b.cards, c)
 	b.hub.bump()
 	return c, nil
@@ -150,19 +155,38 @@ func (b *Broker) open(req ask.Request) (*card, error) {
 func (b *Broker) withdraw(c *card, note string) ([]ask.Answer, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if c.state == stateAnswered {
+	switch c.state {
+	case stateAnswered:
 		return <-c.done, true
+	case stateOpen:
+		b.withdrawLocked(c, note)
 	}
-	c.state, c.note, c.closedAt = stateWithdrawn, note, b.now()
-	b.trimLocked()
-	b.hub.bump()
 	return nil, false
 }
 
+// withdrawLocked closes c unanswered on this page. When another frontend
+// of a race answered the set, the card shows that answer and where it was
+// given ("Answered at the terminal."), never one of its own; else it
+// says why it closed (note).
+func (b *Broker) withdrawLocked(c *card, note string) {
+	c.state, c.note, c.closedAt = stateWithdrawn, note, b.now()
+	if where, won, ok := c.claim.Winner(); ok {
+		c.answers, c.note = won, "Answered "+where+"."
+	}
+	b.trimLocked()
+	b.hub.bump()
+}
+
 // Submit answers the open set with key from a posted form (see
-// answersFromForm). A set answered or withdrawn before gets an error
-// wrapping ErrAlreadyAnswered or ErrWithdrawn and is left as it was; a
-// form that does not answer it gets a *FormError, and the set stays open.
+// answersFromForm). A set answered before, here or through another
+// frontend of a race, gets ErrAlreadyAnswered, one withdrawn unanswered
+// an error wrapping ErrWithdrawn, and either is left as it was; a form
+// that does not answer it gets a *FormError, and the set stays open.
+//
+// In a race the answer is claimed before it is taken: when another
+// frontend claimed the set a moment before (the terminal's pick, by a
+// hair), the card closes showing that answer, and the page's is refused
+// with ErrAlreadyAnswered rather than shown as accepted.
 func (b *Broker) Submit(key string, form url.Values) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -170,7 +194,7 @@ func (b *Broker) Submit(key string, form url.Values) error {
 	switch {
 	case c == nil:
 		return ErrUnknownSet
-	case c.state == stateAnswered:
+	case c.state == stateAnswered, c.state == stateWithdrawn && c.answers != nil:
 		return ErrAlreadyAnswered
 	case c.state == stateWithdrawn:
 		return fmt.Errorf("%w: %s", ErrWithdrawn, c.note)
@@ -178,6 +202,13 @@ func (b *Broker) Submit(key string, form url.Values) error {
 	answers, err := answersFromForm(c.req, form, b.now())
 	if err != nil {
 		return err
+	}
+	if !c.claim.Claim(answers) {
+		b.withdrawLocked(c, "Withdrawn: it was given up elsewhere first.")
+		if c.answers == nil {
+			return fmt.Errorf("%w: %s", ErrWithdrawn, c.note)
+		}
+		return ErrAlreadyAnswered
 	}
 	c.state, c.answers, c.closedAt = stateAnswered, answers, b.now()
 	c.done <- answers
@@ -217,7 +248,7 @@ func (b *Broker) views(csrf string) []cardView {
 	for _, c := range b.cards {
 		v := newCardView(c.req, c.key, "", csrf, c.askedAt)
 		v.State, v.Note = c.state, c.note
-		if c.state == stateAnswered {
+		if c.answers != nil {
 			v.Answers = answerViews(c.answers)
 		}
 		v.ClosedAt = c.closedAt

@@ -16,12 +16,12 @@ import (
 const maxDetailChars = 32000
 
 // detailView is a card's disclosure: the set's detail, an approval's
-// whole tool input, as JSON read by a person (readableJSON), or as text
+// whole tool input, as JSON read by a person (ask.ReadJSON), or as text
 // when it is not JSON.
 type detailView struct {
 	// Label is the disclosure's summary.
 	Label string
-	JSON  *jsonNode
+	JSON  *ask.JSONNode
 	Text  string
 	// Cut: the page shows only the first maxDetailChars characters;
 	// Href has the whole detail, of Chars characters, as text.
@@ -41,7 +41,7 @@ func newDetailView(req ask.Request, href string) *detailView {
 	if req.Kind == ask.KindApproval {
 		d.Label = "Show the whole input"
 	}
-	if root, cut, ok := readableJSON([]byte(req.Detail), maxDetailChars); ok {
+	if root, cut, ok := ask.ReadJSON([]byte(req.Detail), maxDetailChars); ok {
 		d.JSON, d.Cut = &root, cut
 		return d
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
-	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -120,7 +119,7 @@ func (g *inboxRig) waitingCall(prompt string, call approval.Request) string {
 			g.t.Fatal(err)
 		}
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // The inbox's session page shows an approval's whole input on its card,
@@ -147,27 +146,6 @@ func TestInboxApprovalShowsWholeInput(t *testing.T) {
 	// list, and the session's status.
 	mustContain(t, page, `status-waiting">waiting on an approval of mcp__fs__write_file</strong>`)
 	mustContain(t, g.get("/").Body.String(), "waits on an approval of mcp__fs__write_file")
-}
-
-func TestWaitingWhat(t *testing.T) {
-	q := session.Waiting{Tool: "AskUserQuestion"}
-	w := session.Waiting{Kind: ask.KindApproval, Tool: "mcp__fs__write_file"}
-	e := session.Waiting{Kind: ask.KindElicitation, Tool: "mcp__db__\x1b[2Jquery"}
-	for _, tc := range []struct {
-		sets []session.Waiting
-		want string
-	}{
-		{[]session.Waiting{q}, "a question"},
-		{[]session.Waiting{q, q}, "2 question sets"},
-		{[]session.Waiting{w}, "an approval of mcp__fs__write_file"},
-		{[]session.Waiting{w, {Kind: ask.KindApproval, Tool: "Bash"}}, "2 approvals (of mcp__fs__write_file, Bash)"},
-		{[]session.Waiting{q, w, e}, "a question, an approval of mcp__fs__write_file and a form of mcp__db__query"},
-		{[]session.Waiting{{Kind: ask.KindApproval, Tool: strings.Repeat("x", 100)}}, "an approval of " + strings.Repeat("x", 59) + "…"},
-	} {
-		if got := waitingWhat(tc.sets, "a question"); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.sets, got, tc.want)
-		}
-	}
 }
 
 // An empty inbox says what it would list: approvals too.

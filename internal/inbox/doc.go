@@ -33,14 +33,23 @@
 //     then escaped by html/template. No page has inline script; the
 //     Content-Security-Policy allows only the embedded files.
 //   - Nothing is approved unseen: a set's detail (an approval's whole tool
-//     input) is on its card, read for a person (readableJSON), up to
+//     input) is on its card, read for a person (ask.ReadJSON), up to
 //     maxDetailChars, and whole as plain text one link away.
 //   - The inbox tells what askuser resume did in words (readableLog): no
 //     JSON line reaches its page, nor the how-to-resume text meant for a
 //     terminal (serve resumes with stream-json, which prints none). serve's
 //     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
-//     answered", and nothing changes.
+//     answered", and nothing changes. Closing a server answers every
+//     request already made, those still in the listener's backlog too
+//     (drain.go), so an answer racing the first never meets a reset.
+//     In a race (--frontend web,survey) an answer given on the page is
+//     claimed (ask.Claimer) before it is taken: one a hair after the
+//     terminal's gets "already answered" too, and a card whose set another
+//     frontend won shows that answer and where it was given ("Answered at
+//     the terminal."), never the page's as accepted.
+//   - A request's header is at most 16 KiB, as documented (net/http's
+//     4 KiB of slop taken off MaxHeaderBytes).
 //   - Answers are built by ask.Selection from the options the server holds,
 //     never from labels the browser sent, and carry ask.SourcePerson: a
 //     person chose them on the page.

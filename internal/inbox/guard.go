@@ -15,8 +15,15 @@ import (
 // cap (2,000 characters of up to 4 bytes each) fit with room to spare.
 const MaxBodyBytes = 64 << 10
 
-// maxHeaderBytes bounds a request's header.
+// maxHeaderBytes bounds a request's header: the request line and the
+// header fields, up to the blank line that ends them.
 const maxHeaderBytes = 16 << 10
+
+// httpMaxHeaderBytes is http.Server's MaxHeaderBytes for maxHeaderBytes:
+// net/http reads up to MaxHeaderBytes and 4096 bytes more (its bufio
+// slop) before it gives up on a header, so the figure given is that much
+// less.
+const httpMaxHeaderBytes = maxHeaderBytes - 4096
 
 // contentSecurityPolicy allows the embedded files and nothing else: no
 // inline script or style, no other origin, no framing.

@@ -27,7 +27,7 @@ type InboxConfig struct {
 	// background, taking the answers waiting in its mailbox; args say
 	// how it asks the rest (askuser resume ID -p --frontend inbox
 	// --relay-defer).
-	Resume func(id string, args ...string) *exec.Cmd
+	Resume func(id session.ID, args ...string) *exec.Cmd
 	// DescribeExit words a resume's exit code for the page.
 	DescribeExit func(code int) string
 	// Poll is how often the state directory is looked at for changes
@@ -134,7 +134,9 @@ func (in *Inbox) sweep() {
 		}
 		for _, w := range sum.Questions {
 			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				in.Resume(sum.ID, "an answer given on the page before askuser serve last stopped", resumeArgs...)
+				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+					in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
+				}
 				break
 			}
 		}
@@ -158,7 +160,7 @@ func (in *Inbox) IsResuming(id string) bool { return slices.Contains(in.runs.run
 // reached its mailbox elsewhere (a chat channel), saying so in its log;
 // args say how it asks the rest. One already running is followed by
 // another.
-func (in *Inbox) Resume(id, why string, args ...string) {
+func (in *Inbox) Resume(id session.ID, why string, args ...string) {
 	in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), why, args)
 }
 
@@ -222,12 +224,13 @@ func stamp(h io.Writer, path string) {
 // answer takes a person's answer to a pending set of a session and hands
 // it to askuser resume.
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
-	id, key := sess.Meta.ID, r.PathValue("key")
+	sid := sess.Meta.ID
+	id, key := string(sid), r.PathValue("key")
 	back := "/s/" + id
 	var set *session.Waiting
 	for _, wt := range sess.Waiting() {
@@ -250,7 +253,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		// The run itself, or a resume at a terminal, holds the journal
 		// and does not wait on the mailbox: say so now.
 		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
-			" (it is running, or asking this question there now); answer it there, or here once it stops waiting")
+			" (it is running, or asking for "+kindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
 		return
 	}
 	// Only the questions still unanswered are asked again (a set answered
@@ -270,9 +273,9 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil {
-		in.runs.noteSent(id, filepath.Join(in.store.SideDir(id), logName), set.Request, set.AskedAt, answers)
+		in.runs.noteSent(sid, filepath.Join(in.store.SideDir(sid), logName), set.Request, set.AskedAt, answers)
 		if !live && !in.store.InUse(id) {
-			in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), "an answer given on the page by a person", resumeArgs)
+			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person", resumeArgs)
 		}
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key, true)

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -85,7 +84,12 @@ func waitingRow(row *sessionRow, sets []session.Waiting) {
 	var agents []string
 	mainAgent := false
 	row.Since = time.Time{}
-	row.What = waitingWhat(sets, "1 question set")
+	row.What = session.WaitingWhat(sets, func(n int) string {
+		if n == 1 {
+			return "1 question set"
+		}
+		return session.QuestionSets(n)
+	})
 	for _, w := range sets {
 		for _, h := range w.Headers {
 			row.Headers = append(row.Headers, ask.Display(h))
@@ -109,59 +113,12 @@ func waitingRow(row *sessionRow, sets []session.Waiting) {
 	row.Who = strings.Join(who, ", ")
 }
 
-// waitingWhat says what sets wait on, approvals by their tool, so nobody
-// reads an approval as a question: "an approval of mcp__fs__write_file",
-// "2 question sets and a form of mcp__db__query". oneQuestion is how a
-// single question set is said.
-func waitingWhat(sets []session.Waiting, oneQuestion string) string {
-	questions := 0
-	var approvals, forms []string
-	for _, w := range sets {
-		tool := short(ask.Display(w.Tool), 60)
-		switch w.Kind {
-		case ask.KindApproval:
-			approvals = append(approvals, tool)
-		case ask.KindElicitation:
-			forms = append(forms, tool)
-		default:
-			questions++
-		}
-	}
-	var parts []string
-	switch {
-	case questions == 1:
-		parts = append(parts, oneQuestion)
-	case questions > 1:
-		parts = append(parts, strconv.Itoa(questions)+" question sets")
-	}
-	parts = append(parts, ofTools(approvals, "an approval", "approvals")...)
-	parts = append(parts, ofTools(forms, "a form", "forms")...)
-	if len(parts) == 0 {
-		return "a tool call"
-	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}
-
 // short cuts s to n characters, the last an ellipsis.
 func short(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// ofTools says "an approval of T", or "2 approvals (of T, U)".
-func ofTools(tools []string, one, many string) []string {
-	switch len(tools) {
-	case 0:
-		return nil
-	case 1:
-		return []string{one + " of " + tools[0]}
-	}
-	return []string{strconv.Itoa(len(tools)) + " " + many + " (of " + strings.Join(tools, ", ") + ")"}
 }
 
 // statusClass is a status as a CSS class.

@@ -80,8 +80,8 @@ func newInboxRig(t *testing.T, configure ...func(*InboxConfig)) *inboxRig {
 	t.Cleanup(func() { logf.Close() })
 	cfg := InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
-		Resume: func(id string, args ...string) *exec.Cmd {
-			cmd := exec.Command("sh", append([]string{"-c", fakeResume, "sh", id}, args...)...)
+		Resume: func(id session.ID, args ...string) *exec.Cmd {
+			cmd := exec.Command("sh", append([]string{"-c", fakeResume, "sh", string(id)}, args...)...)
 			cmd.Env = append(os.Environ(), "DIR="+dir)
 			return cmd
 		}}
@@ -128,7 +128,7 @@ func (g *inboxRig) waiting(prompt string, reqs ...ask.Request) string {
 	for _, req := range reqs {
 		must(s.Asked(req, req.ID, time.Now().Add(-2*time.Hour)))
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // held writes a session that waits on reqs and holds it open, as the
@@ -157,7 +157,7 @@ func (g *inboxRig) finished(prompt, text string) string {
 	if err := s.SetStatus(string(agentloop.StatusSuccess), "", 1, agentloop.Usage{}); err != nil {
 		g.t.Fatal(err)
 	}
-	return s.Meta.ID
+	return string(s.Meta.ID)
 }
 
 // eventually waits for cond, failing with what after 5 s.
@@ -220,11 +220,15 @@ func TestInboxLists(t *testing.T) {
 	if strings.Contains(home, "<script>alert") {
 		t.Error("a prompt's markup reached the page unescaped")
 	}
-	page := g.get("/s/" + waitID[:8]).Body.String()
+	page := g.get("/s/" + waitID).Body.String()
 	mustContain(t, page, "2 question sets wait", "Sub-agent: researcher", `action="/s/`+waitID+`/answer/`+setKey("toolu_1")+`"`,
 		"I need &lt;b&gt;decisions&lt;/b&gt;.", "Tool call: AskUserQuestion", "[Auth Method] Which authentication method should we use? (OAuth 2.0, JWT, Session-based)")
-	if res := g.get("/s/nope"); res.Code != http.StatusNotFound {
-		t.Errorf("unknown session: status %d", res.Code)
+	// A page's path is a whole id, as the links give it: neither a
+	// prefix nor anything that is not an id.
+	for _, path := range []string{"/s/nope", "/s/" + waitID[:8], "/s/" + strings.ToUpper(waitID), "/s/..%2f..%2fx", "/s/--print"} {
+		if res := g.get(path); res.Code != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, res.Code)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -101,6 +102,9 @@ type streamEvent struct {
 	} `json:"message"`
 	Answers []ask.Answer  `json:"answers"`
 	Pending []ask.Request `json:"pending_questions"`
+	// Kind and Tool say an answers line answered an approval, and of what.
+	Kind string `json:"kind"`
+	Tool string `json:"tool"`
 }
 
 // eventLines tells one JSON line: none for a question line, the init
@@ -115,6 +119,9 @@ func eventLines(line string) []logLine {
 	}
 	switch e.Type {
 	case wire.TypeAnswers:
+		if e.Kind == ask.KindApproval {
+			return []logLine{say("answer", "The session took the answer: "+decided(e.Tool, e.Answers))}
+		}
 		var parts []string
 		for _, a := range e.Answers {
 			parts = append(parts, ask.Display(a.Header)+": "+answerSummary(a))
@@ -149,6 +156,26 @@ func eventLines(line string) []logLine {
 		return []logLine{resultLine(e)}
 	}
 	return nil
+}
+
+// decided says what the answers to the approval of tool decided, as
+// internal/approval reads them: "approved mcp__fs__write_file", "denied
+// mcp__fs__write_file, and told the agent: …". Its option ("Approve:
+// Allow") would read as a question's.
+func decided(tool string, answers []ask.Answer) string {
+	if tool = ask.Display(tool); tool == "" {
+		tool = "the tool call" // a line from before answers lines named it
+	}
+	d := approval.FromAnswers(approval.Request{Tool: tool}, answers)
+	switch {
+	case d.Allow && d.Scope == approval.ScopeSession:
+		return "approved " + tool + " for the rest of the session"
+	case d.Allow:
+		return "approved " + tool
+	case len(answers) == 1 && answers[0].Custom != "":
+		return "denied " + tool + ", and told the agent: " + ask.Display(answers[0].Custom)
+	}
+	return "denied " + tool
 }
 
 // resultLine tells how the run went on: finished, stopped to wait again,

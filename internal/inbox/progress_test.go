@@ -73,6 +73,38 @@ func TestReadableLog(t *testing.T) {
 	}
 }
 
+// TestReadableLogApprovals (issue 24 §7): an approval answered on the
+// page is told as what it decided, with the tool, not as a question and
+// its option ("Approve: Allow").
+func TestReadableLogApprovals(t *testing.T) {
+	approve := writeCall("toolu_w", authPlan).Question(true)
+	var lines []string
+	for _, a := range []struct{ label, other string }{{"Allow", ""}, {"Allow for the rest of this session", ""}, {"Deny", ""}, {"", "write it under docs/ instead"}} {
+		var picked []string
+		if a.label != "" {
+			picked = []string{a.label}
+		}
+		answer, err := ask.Selection(approve.Questions[0], picked, a.other, ask.SourcePerson)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.TrimSpace(string(wire.Encode(wire.NewAnswers(approve, "s", []ask.Answer{answer})))))
+	}
+	want := []string{
+		"The session took the answer: approved mcp__fs__write_file",
+		"The session took the answer: approved mcp__fs__write_file for the rest of the session",
+		"The session took the answer: denied mcp__fs__write_file",
+		"The session took the answer: denied mcp__fs__write_file, and told the agent: write it under docs/ instead",
+	}
+	var got []string
+	for _, l := range readableLog(strings.Join(lines, "\n")) {
+		got = append(got, l.Text)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("approvals told as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func fmtLines(ls []logLine) string {
 	var b strings.Builder
 	for _, l := range ls {

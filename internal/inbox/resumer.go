@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/session"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // logName is the file in a session's side directory (session.Store.SideDir)
@@ -25,7 +27,7 @@ const logName = "serve.log"
 // answered; the resumer keeps what the page needs to show (the sets
 // answered on it, how the last resume ended).
 type resumer struct {
-	cmd      func(id string, args ...string) *exec.Cmd
+	cmd      func(id session.ID, args ...string) *exec.Cmd
 	describe func(code int) string
 	hub      *hub
 	now      func() time.Time
@@ -35,14 +37,16 @@ type resumer struct {
 	// ended, if set, is told (in a goroutine of its own) that a resume of
 	// session id ended and none follows it: the inbox then checks whether
 	// it took the answers given on the page.
-	ended func(id string)
+	ended func(id session.ID)
 
-	mu   sync.Mutex
+	mu sync.Mutex
+	// runs are keyed by the session's id as text, as pages name it.
 	runs map[string]*sessionRun
 }
 
 // sessionRun is what the inbox did for one session.
 type sessionRun struct {
+	id   session.ID
 	log  string    // path of serve.log
 	sent []sentSet // every set answered on the page, oldest first
 	// queued says another resume is to start when this one ends, for
@@ -68,23 +72,23 @@ type sentSet struct {
 	askedAt, at time.Time
 }
 
-func newResumer(cmd func(string, ...string) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
+func newResumer(cmd func(session.ID, ...string) *exec.Cmd, describe func(int) string, h *hub, note func(id, msg string)) *resumer {
 	return &resumer{cmd: cmd, describe: describe, hub: h, now: time.Now, note: note, runs: map[string]*sessionRun{}}
 }
 
 // runLocked is session id's record, made if need be.
-func (r *resumer) runLocked(id, logPath string) *sessionRun {
-	run := r.runs[id]
+func (r *resumer) runLocked(id session.ID, logPath string) *sessionRun {
+	run := r.runs[string(id)]
 	if run == nil {
-		run = &sessionRun{log: logPath}
-		r.runs[id] = run
+		run = &sessionRun{id: id, log: logPath}
+		r.runs[string(id)] = run
 	}
 	return run
 }
 
 // noteSent records that req (asked at askedAt) of session id was answered
 // on the page with answers.
-func (r *resumer) noteSent(id, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) {
+func (r *resumer) noteSent(id session.ID, logPath string, req ask.Request, askedAt time.Time, answers []ask.Answer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.runLocked(id, logPath)
@@ -96,7 +100,7 @@ func (r *resumer) noteSent(id, logPath string, req ask.Request, askedAt time.Tim
 // start runs askuser resume for session id, for why (an answer given on
 // the page, in a channel), with args; what it prints goes to logPath. One
 // already running is followed by another when it ends.
-func (r *resumer) start(id, logPath, why string, args []string) {
+func (r *resumer) start(id session.ID, logPath, why string, args []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run := r.runLocked(id, logPath)
@@ -104,22 +108,23 @@ func (r *resumer) start(id, logPath, why string, args []string) {
 		run.queued, run.nextWhy, run.nextArgs = true, why, args
 		return
 	}
-	r.startLocked(id, run, why, args)
+	r.startLocked(run, why, args)
 }
 
 // startLocked starts askuser resume.
-func (r *resumer) startLocked(id string, run *sessionRun, why string, args []string) {
+func (r *resumer) startLocked(run *sessionRun, why string, args []string) {
+	id := string(run.id)
 	run.queued, run.running, run.started, run.ended = false, true, r.now(), ""
 	run.tries, run.retryAt = run.tries+1, time.Time{}
 	logf, err := openLog(run.log)
 	if err == nil {
 		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming for %s\n", r.now().Format(time.DateTime), why)
-		cmd := r.cmd(id, args...)
+		cmd := r.cmd(run.id, args...)
 		cmd.Stdout, cmd.Stderr = logf, logf
 		detach(cmd)
 		if err = cmd.Start(); err == nil {
 			r.note(id, "askuser resume started, for "+why)
-			go r.wait(id, run, cmd, logf)
+			go r.wait(run, cmd, logf)
 			r.hub.bump()
 			return
 		}
@@ -133,7 +138,7 @@ func (r *resumer) startLocked(id string, run *sessionRun, why string, args []str
 
 // wait records how a resume ended and starts the next one if answers
 // arrived meanwhile.
-func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File) {
+func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File) {
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	how := r.describe(code)
@@ -143,26 +148,26 @@ func (r *resumer) wait(id string, run *sessionRun, cmd *exec.Cmd, logf *os.File)
 	}
 	fmt.Fprintf(logf, "--- askuser serve, %s: askuser resume ended: %s\n", r.now().Format(time.DateTime), how)
 	logf.Close()
-	r.note(id, "askuser resume ended: "+how)
+	r.note(string(run.id), "askuser resume ended: "+how)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	run.running, run.ended = false, how
 	r.hub.bump()
 	if run.queued {
-		r.startLocked(id, run, run.nextWhy, run.nextArgs)
+		r.startLocked(run, run.nextWhy, run.nextArgs)
 		return
 	}
 	if r.ended != nil {
-		go r.ended(id)
+		go r.ended(run.id)
 	}
 }
 
 // setRetry notes when the next resume of session id is to start (zero:
 // none is to), for the page.
-func (r *resumer) setRetry(id string, t time.Time) {
+func (r *resumer) setRetry(id session.ID, t time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if run := r.runs[id]; run != nil {
+	if run := r.runs[string(id)]; run != nil {
 		run.retryAt = t
 		r.hub.bump()
 	}
@@ -195,16 +200,20 @@ func (r *resumer) running() []string {
 	return ids
 }
 
+// openLog opens serve.log for appending, making the side directory if
+// need be. A link planted as either, or a FIFO as the log, is refused
+// (statefile): never written through, never waited on.
 func openLog(path string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := statefile.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return statefile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 }
 
-// tail returns the last limit bytes of the log, from a line start.
+// tail returns the last limit bytes of the log, from a line start ("" if
+// it is not a regular file).
 func tail(path string, limit int64) string {
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return ""
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/askuser/askuser/internal/session"
 )
 
 // A resume that ends without taking the answer given on the page (the
@@ -27,8 +29,8 @@ var resumeArgs = []string{"--frontend", "inbox", "--relay-defer"}
 // afterResume is told that a resume of session id ended, with none
 // queued: when the session still waits on an answer given on the page,
 // another resume is started later, unless maxResumes have been.
-func (in *Inbox) afterResume(id string) {
-	run := in.runs.state(id)
+func (in *Inbox) afterResume(id session.ID) {
+	run := in.runs.state(string(id))
 	if run == nil || run.tries >= maxResumes || !in.pageAnswerWaits(id) {
 		return
 	}
@@ -40,7 +42,7 @@ func (in *Inbox) afterResume(id string) {
 			return
 		default:
 		}
-		if in.IsResuming(id) || !in.pageAnswerWaits(id) {
+		if in.IsResuming(string(id)) || !in.pageAnswerWaits(id) {
 			in.runs.setRetry(id, time.Time{}) // taken meanwhile, or being
 			return
 		}
@@ -51,16 +53,16 @@ func (in *Inbox) afterResume(id string) {
 
 // pageAnswerWaits reports whether session id, held by no process, waits
 // on a set whose answer was given on the page and waits in its mailbox.
-func (in *Inbox) pageAnswerWaits(id string) bool {
-	if in.store.InUse(id) {
+func (in *Inbox) pageAnswerWaits(id session.ID) bool {
+	if in.store.InUse(string(id)) {
 		return false
 	}
-	sess, err := in.store.Load(id)
+	sess, err := in.store.Load(string(id))
 	if err != nil {
 		return false
 	}
 	for _, w := range sess.Summary().Questions {
-		if d, ok := in.answers.Get(id, w); ok && d.By == ByPage {
+		if d, ok := in.answers.Get(string(id), w); ok && d.By == ByPage {
 			return true
 		}
 	}

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/askuser/askuser/ask"
 )
 
 //go:embed templates/*.tmpl
@@ -63,7 +61,8 @@ type Server struct {
 	hub     *hub
 	mux     *http.ServeMux
 	http    *http.Server
-	ln      net.Listener
+	ln      *drainListener
+	conns   *connTracker
 	url     string
 	streams chan struct{}
 }
@@ -78,23 +77,23 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	if opts.Token != "" && !ValidToken(opts.Token) {
 		return nil, errors.New("the page's token must be 32 hexadecimal digits")
 	}
-	host, _, err := net.SplitHostPort(addr)
+	host, err := checkListen(addr)
 	if err != nil {
-		why := err.Error()
-		var ae *net.AddrError
-		if errors.As(err, &ae) {
-			why = ae.Err // without the address, which is quoted in part
-		}
-		return nil, fmt.Errorf("%w %s: %s; give HOST:PORT, e.g. 127.0.0.1:8080, or 127.0.0.1:0 for a free port", ErrListenAddress, ask.Excerpt(addr), why)
+		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, host)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, err
+	}
+	tcp, ok := ln.(*net.TCPListener)
+	if !ok {
+		ln.Close()
+		return nil, fmt.Errorf("listen on %s: %w", addr, errNotTCP)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	loopback := loopbackHost(host)
-	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: ln,
-		streams: make(chan struct{}, maxStreams)}
+	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: newDrainListener(tcp),
+		conns: newConnTracker(), streams: make(chan struct{}, maxStreams)}
 	if opts.Token != "" {
 		s.guard.token, s.guard.cookieAge = opts.Token, keptCookieAge
 	}
@@ -113,7 +112,8 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
 	s.mux.HandleFunc("GET /events", s.events)
 	s.http = &http.Server{Handler: openRoutes(opts.Open, s.guard.wrap(s.mux)), ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: maxHeaderBytes}
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: httpMaxHeaderBytes,
+		ConnState: s.conns.state}
 	return s, nil
 }
 
@@ -146,9 +146,13 @@ func (s *Server) URL() string { return s.url }
 func (s *Server) Handler() http.Handler { return s.http.Handler }
 
 // Close tells open pages that askuser stopped, then stops serving,
-// letting requests under way finish until ctx ends.
+// answering every request already made (those still in the listener's
+// backlog too) until ctx ends; see drain.go.
 func (s *Server) Close(ctx context.Context) error {
 	s.hub.close()
+	s.http.SetKeepAlivesEnabled(false) // each answer closes its connection
+	s.ln.drain(ctx)
+	_ = s.conns.idle(ctx)
 	return s.http.Shutdown(ctx)
 }
 

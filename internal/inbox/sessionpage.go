@@ -24,23 +24,20 @@ type sessionData struct {
 // waits on and for those answered here, the Progress box of what
 // askuser resume did with them, its result and its transcript.
 func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	sum := sess.Summary()
-	id := sess.Meta.ID
+	id := string(sess.Meta.ID)
 	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
-		Status: sum.Status, StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
+		Status: sum.StatusWords(), StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
 	if sum.CancelReason != "" {
 		d.Status += ": " + ask.Display(sum.CancelReason)
 	}
-	what := waitingWhat(sum.Questions, "a question")
-	if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
-		d.Status = "waiting on " + what
-	}
+	what := session.WaitingWhat(sum.Questions, session.QuestionSets)
 	run := in.runs.state(id)
 	failed := in.pendingCards(&d, sum.Questions, run)
 	if run != nil {
@@ -102,7 +99,7 @@ func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessi
 // showInput answers a card's "open the whole text": the detail of a set
 // the session waits on, or of one answered on this page.
 func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
-	sess, err := in.store.Load(r.PathValue("id"))
+	sess, err := in.loadSession(r)
 	if err != nil {
 		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
 		return
@@ -114,7 +111,7 @@ func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if run := in.runs.state(sess.Meta.ID); run != nil {
+	if run := in.runs.state(string(sess.Meta.ID)); run != nil {
 		for _, s := range run.sent {
 			if setKey(s.req.ID) == key {
 				serveDetail(w, s.req)
@@ -122,5 +119,5 @@ func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	refuse(w, http.StatusNotFound, "session "+sess.Meta.ID+" has no question set at that address; reload its page")
+	refuse(w, http.StatusNotFound, "session "+string(sess.Meta.ID)+" has no question set at that address; reload its page")
 }

@@ -21,7 +21,7 @@ type entryView struct {
 	Class, Who, Text string
 	// Input is a tool call's input as JSON read by a person, when it is
 	// JSON (then Text is empty).
-	Input *jsonNode
+	Input *ask.JSONNode
 }
 
 // transcript shows a conversation: what the person and the agent said,
@@ -59,7 +59,7 @@ func transcript(msgs []agentloop.Message) []entryView {
 // toolInput shows a call's input: the questions of an AskUserQuestion as
 // text, else the JSON as a person reads it (a file's content as its
 // lines), within maxInputChars; input that is not JSON as its text, cut.
-func toolInput(b agentloop.Block) (string, *jsonNode) {
+func toolInput(b agentloop.Block) (string, *ask.JSONNode) {
 	if b.Name == ask.ToolName {
 		if in, err := ask.Parse(b.Input); err == nil {
 			var lines []string
@@ -69,7 +69,7 @@ func toolInput(b agentloop.Block) (string, *jsonNode) {
 			return strings.Join(lines, "\n"), nil
 		}
 	}
-	if root, _, ok := readableJSON(b.Input, maxInputChars); ok {
+	if root, _, ok := ask.ReadJSON(b.Input, maxInputChars); ok {
 		return "", &root
 	}
 	return clipText(ask.DisplayBlock(string(b.Input)), maxInputChars), nil

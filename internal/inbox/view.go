@@ -76,6 +76,12 @@ func kindLabel(kind string) string {
 	return "Question"
 }
 
+// kindLabelThis names a set of kind for a sentence: "this question",
+// "this approval", "this form".
+func kindLabelThis(kind string) string {
+	return "this " + strings.ToLower(kindLabel(kind))
+}
+
 // newCardView renders req as an open card: recommended options are
 // preselected (the first one of a single-select question). page is the
 // path the card's own addresses hang from ("" for the card page, /s/ID in
@@ -142,3 +148,6 @@ func ago(now, t time.Time) string {
 	}
 	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
 }
+
+// digits writes a count for the pages: 1,048,576.
+var digits = ask.GroupDigits

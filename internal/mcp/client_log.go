@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 const (
@@ -39,11 +40,13 @@ func openLog(dir, server string, limit int64) (*serverLog, error) {
 	if dir == "" {
 		return l, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := statefile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the log directory: %w", err)
 	}
 	l.path = filepath.Join(dir, "mcp-"+NormalizeName(server)+".log")
-	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	// In the state directory: a link or a FIFO planted there is refused,
+	// never appended through or waited on.
+	f, err := statefile.OpenFile(l.path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open its log: %w", err)
 	}

@@ -28,6 +28,9 @@
 //   - AskUserQuestion is annotated readOnlyHint (asking changes nothing),
 //     which is what lets Codex 0.169's exec run it with README's config;
 //     approve is not, since it lets other tools run.
+//   - A line on standard input the SDK cannot take (not JSON, a batch, not
+//     JSON-RPC 2.0) is answered with -32700 or -32600 and skipped, never
+//     the end of the connection and of the calls under way (guardLines).
 //   - A waiting call sends progress about every minute when it has a
 //     progressToken (2.1.330 aborts a silent call after 30 minutes, without
 //     a cancellation); a call without one is bounded instead. A cancelled
@@ -125,9 +128,13 @@ func NewServer(cfg ServeConfig) *Server {
 	return s
 }
 
-// Run serves one client over in and out until in ends or ctx is done.
+// Run serves one client over in and out until in ends or ctx is done. A
+// line the SDK cannot take is answered with an error and skipped
+// (guardLines), never the end of the connection.
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	w := &syncWriter{w: out}
+	// guardLines bounds every line: the transport need not.
+	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: guardLines(in, w, s.cfg.Log), Writer: w, MaxLineLength: -1})
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}

@@ -52,7 +52,7 @@ func newLateRig(t *testing.T, run bool) *lateRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lr.id = sess.Meta.ID
+	lr.id = string(sess.Meta.ID)
 	out := lr.runOn(sess, &agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{Type: agentloop.BlockText, Text: "Set up the project"}}})
 	if out.Status != agentloop.StatusWaiting {
 		t.Fatalf("the first run: %s (%v), want waiting", out.Status, out.Err)
@@ -67,8 +67,8 @@ func newLateRig(t *testing.T, run bool) *lateRig {
 // frontend, as a background resume does, and closes the session.
 func (lr *lateRig) runOn(sess *session.Session, prompt *agentloop.Message) agentloop.Outcome {
 	defer sess.Close()
-	fe := &relay.Mailboxed{Mailbox: lr.st.Mailbox(), Registry: lr.st.Registry(), Session: sess.Meta.ID,
-		Inner: &relay.Frontend{Mailbox: lr.st.Mailbox(), Registry: lr.st.Registry(), Session: sess.Meta.ID, Title: sess.Meta.Title,
+	fe := &relay.Mailboxed{Mailbox: lr.st.Mailbox(), Registry: lr.st.Registry(), Session: string(sess.Meta.ID),
+		Inner: &relay.Frontend{Mailbox: lr.st.Mailbox(), Registry: lr.st.Registry(), Session: string(sess.Meta.ID), Title: sess.Meta.Title,
 			Channels: []string{channeltest.Name}, Defer: true}}
 	out := (&agentloop.Loop{Provider: lr.prov, Frontend: fe, Journal: sess}).Run(context.Background(), sess.State, prompt)
 	if err := sess.SetStatus(string(out.Status), out.Reason, out.Turns, out.Usage); err != nil {

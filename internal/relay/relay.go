@@ -80,6 +80,9 @@ type Relay struct {
 	logged  map[string]string    // the last line logged per subject
 	later   map[string]time.Time // no reply before then, per channel and key: the platform said so
 	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
+	// lastPassed is closed when Run's last pass is done: a channel is
+	// held (and shown on) until then.
+	lastPassed chan struct{}
 }
 
 type attempts struct {
@@ -102,7 +105,7 @@ func New(cfg Config) *Relay {
 		cfg.Log = io.Discard
 	}
 	return &Relay{cfg: cfg, wake: make(chan struct{}, 1), held: map[string]bool{}, checked: map[string]time.Time{},
-		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}}
+		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}, lastPassed: make(chan struct{})}
 }
 
 // Wake makes the relay look at the registry now.
@@ -157,6 +160,7 @@ func (r *Relay) Run(ctx context.Context) {
 	last, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	r.pass(last)
 	cancel()
+	close(r.lastPassed)
 	wg.Wait()
 }
 
@@ -173,6 +177,11 @@ func (r *Relay) serve(ctx context.Context, s Served) {
 	r.Wake()
 	if err := s.Channel.Serve(ctx, &host{r: r, s: s}); err != nil {
 		r.logf(name, "askuser: %s stopped serving: %v", name, err)
+	}
+	if ctx.Err() != nil {
+		// The last pass shows outcomes on the channels held only: a
+		// Serve that returned at once must not leave it nothing to show.
+		<-r.lastPassed
 	}
 }
 

@@ -31,6 +31,9 @@ import (
 
 const benchTurns = 1000
 
+// benchID is the long session's id.
+const benchID ID = "10000000-0000-4000-8000-000000000000"
+
 const benchInput = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[` +
 	`{"label":"PostgreSQL (Recommended)","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]}`
 
@@ -57,7 +60,7 @@ func longJournal() ([]byte, error) {
 }
 
 func writeLongJournal(st *Store) ([]byte, error) {
-	s, err := st.Create(Meta{ID: "long", Provider: "bench", Model: "bench-1", FirstPrompt: "plan the project"})
+	s, err := st.Create(Meta{ID: benchID, Provider: "bench", Model: "bench-1", FirstPrompt: "plan the project"})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,7 @@ func BenchmarkSessionLoadResume1000(b *testing.B) {
 		b.Fatal(err)
 	}
 	st := &Store{Dir: b.TempDir()}
-	path := filepath.Join(st.sessionsDir(), "long.jsonl")
+	path := st.journal(benchID)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +128,7 @@ func BenchmarkSessionLoadResume1000(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		s, err := st.Open("long")
+		s, err := st.Open(string(benchID))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -191,7 +194,7 @@ func longJournalFile(b *testing.B) (string, []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(b.TempDir(), "long.jsonl")
+	path := filepath.Join(b.TempDir(), string(benchID)+".jsonl")
 	if err := os.WriteFile(path, journal, 0o600); err != nil {
 		b.Fatal(err)
 	}

@@ -23,12 +23,12 @@ func TestCutAtEveryOffset(t *testing.T) {
 	src := newStore(t)
 	steps := append(finishedSteps("pick a db"), message(text(agentloop.RoleUser, "and now a cache")),
 		message(askMessage("toolu_2")), asked("toolu_2"), answered("toolu_2"))
-	w := create(t, src, session.Meta{ID: "full", FirstPrompt: "pick a db"}, steps...)
+	w := create(t, src, session.Meta{ID: tid("f"), FirstPrompt: "pick a db"}, steps...)
 	full, err := os.ReadFile(w.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := src.Load("full")
+	whole, err := src.Load("f")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestCutAtEveryOffset(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "cut.jsonl")
+	path := filepath.Join(dir, string(w.Meta.ID)+".jsonl") // a journal is used under its own id only
 	for off := 0; off <= len(full); off++ {
 		prefix := full[:off]
 		if err := os.WriteFile(path, prefix, 0o600); err != nil {
@@ -56,7 +56,7 @@ func TestCutAtEveryOffset(t *testing.T) {
 // first record. It reports whether the checks passed.
 func cutOpens(t *testing.T, st *session.Store, off int, prefix []byte, full []string, corruptOK bool) bool {
 	t.Helper()
-	s, err := st.Open("cut")
+	s, err := st.Open("f")
 	if err != nil {
 		var ce *session.CorruptError
 		if corruptOK && errors.As(err, &ce) && ce.Line == 1 && ce.Intact == 0 {
@@ -93,7 +93,7 @@ func cutOpens(t *testing.T, st *session.Store, off int, prefix []byte, full []st
 		return false
 	}
 	s.Close()
-	again, err := st.Load("cut")
+	again, err := st.Load("f")
 	if err != nil {
 		t.Errorf("cut at %d: after an append: %v", off, err)
 		return false

@@ -2,8 +2,9 @@ package session
 
 // InUse reports whether a process holds session id now (it runs, or asks
 // a question): List says so of every session, this of one, for a page
-// that shows a single session (askuser serve).
+// that shows a single session (askuser serve). id is a whole id, never a
+// prefix: anything else is not in use.
 func (st *Store) InUse(id string) bool {
-	path, err := st.find(id)
-	return err == nil && inUse(path)
+	parsed, err := ParseID(id)
+	return err == nil && inUse(st.journal(parsed))
 }

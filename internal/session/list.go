@@ -2,7 +2,7 @@ package session
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // The statuses of a listing (Summary.Status). Other values are how the
@@ -47,6 +48,9 @@ type Cancellation struct {
 
 // Summary is one line of askuser sessions.
 type Summary struct {
+	// ID is the session's id; for a damaged journal, the name it is
+	// listed under (its file's name without ".jsonl"), which need not be
+	// an id.
 	ID          string    `json:"id"`
 	Created     time.Time `json:"created"`
 	Updated     time.Time `json:"updated"`
@@ -75,7 +79,14 @@ type Summary struct {
 	// CancelReason is the reason given to askuser cancel.
 	CancelReason string `json:"cancel_reason,omitempty"`
 	Err          string `json:"error,omitempty"`
+	// problem is the error Err words, for Problem.
+	problem error
 }
+
+// Problem is why a damaged session could not be read (nil otherwise): a
+// *CorruptError, a *statefile.NotRegularError, a *statefile.TooLargeError
+// or another error.
+func (sum Summary) Problem() error { return sum.problem }
 
 // Waiting is one question set a session waits on.
 type Waiting struct {
@@ -103,20 +114,29 @@ type Waiting struct {
 }
 
 // List summarises every session, most recently updated first. A journal
-// that cannot be read is listed with its error, not skipped.
+// that cannot be read is listed with its error, not skipped; one that is
+// not a regular file, or not named by an id, is listed so without being
+// read.
 func (st *Store) List() ([]Summary, error) {
-	ids, err := st.ids()
+	entries, err := st.entries()
 	if err != nil {
 		return nil, err
 	}
 	var out []Summary
-	for _, id := range ids {
-		p := filepath.Join(st.sessionsDir(), id+".jsonl")
-		s, err := st.Load(id)
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".jsonl")
+		p := filepath.Join(st.sessionsDir(), e.Name())
+		var s *Session
+		err := unreadable(p, name, e)
+		if err == nil {
+			s, err = st.Load(name)
+		}
 		if err != nil {
-			fi, _ := os.Stat(p)
-			sum := Summary{ID: id, Status: StatusDamaged, Err: err.Error(), InUse: inUse(p)}
-			if fi != nil {
+			sum := Summary{ID: name, Status: StatusDamaged, Err: err.Error(), problem: err}
+			if e.Type().IsRegular() {
+				sum.InUse = inUse(p)
+			}
+			if fi, ierr := e.Info(); ierr == nil {
 				sum.Updated = fi.ModTime()
 			}
 			out = append(out, sum)
@@ -133,9 +153,23 @@ func (st *Store) List() ([]Summary, error) {
 	return out, nil
 }
 
+// unreadable says why a listed journal is not read at all: it is not a
+// regular file (a link, a FIFO: statefile would refuse it too, and List
+// does not even try), or its name is not an id.
+func unreadable(path, name string, e fs.DirEntry) error {
+	if !e.Type().IsRegular() {
+		return &statefile.NotRegularError{Path: path, Kind: statefile.Kind(e.Type())}
+	}
+	if !isID(name) {
+		return fmt.Errorf("session file %s: its name is %w, so askuser never reads it; askuser sessions rm %s removes it",
+			path, ErrBadID, ask.Excerpt(name))
+	}
+	return nil
+}
+
 // Summary describes the session for a listing.
 func (s *Session) Summary() Summary {
-	sum := Summary{ID: s.Meta.ID, Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
+	sum := Summary{ID: string(s.Meta.ID), Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
 		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Pending: len(s.State.Pending()), Questions: s.Waiting()}
 	for _, w := range sum.Questions {
 		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
@@ -208,7 +242,7 @@ func (st *Store) Latest() (string, error) {
 	}
 	for _, s := range list {
 		if s.Err == "" {
-			return s.ID, nil
+			return s.ID, nil // a journal read without error is named by its id
 		}
 	}
 	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())

@@ -15,29 +15,37 @@ import (
 
 func TestIDPrefixLookup(t *testing.T) {
 	st := newStore(t)
-	for _, id := range []string{"abc-1", "abc-10", "abd-2", "xyz-1"} {
-		create(t, st, session.Meta{ID: id}, waitingSteps("prompt of "+id)...)
+	a1, a2, d2, e1 := tid("abc1"), tid("abc2"), tid("abd2"), tid("ee1")
+	for _, id := range []session.ID{a1, a2, d2, e1} {
+		create(t, st, session.Meta{ID: id}, waitingSteps("prompt of "+string(id))...)
 	}
-	for ref, want := range map[string]string{"xyz": "xyz-1", "abd": "abd-2", "abc-10": "abc-10", "abc-1": "abc-1"} {
+	for ref, want := range map[string]session.ID{"ee": e1, "abd": d2, "abc1": a1, "abc2000": a2, string(a1): a1, string(a2)[:12]: a2} {
 		s, err := st.Load(ref)
 		if err != nil || s.Meta.ID != want {
 			t.Errorf("Load(%q) = %v, %v; want session %s", ref, s, err, want)
 		}
 	}
 	_, err := st.Open("abc")
-	if !errors.Is(err, session.ErrAmbiguous) || err.Error() != `ambiguous session id: "abc" is the start of 2 sessions (abc-1, abc-10); give more of it` {
-		t.Errorf("Open(abc) err %v, want it ambiguous between abc-1 and abc-10", err)
+	if want := fmt.Sprintf(`ambiguous session id: "abc" is the start of 2 sessions (%s, %s); give more of it`, a1, a2); !errors.Is(err, session.ErrAmbiguous) || err.Error() != want {
+		t.Errorf("Open(abc) err %v, want %s", err, want)
 	}
-	// Not patterns, not paths: each is refused, though each would match
-	// a session as a glob or a path.
-	for _, ref := range []string{"nope", "", "../abc-1", ".hidden", `abc\1`, "*", "?", "abc-1?", "[a]bc-1", "x*", "abc-1/", "..", "abc-1.jsonl", "abc 1"} {
+	// Not patterns, not paths, not flags, not another case: each is
+	// refused, though each would match a session as a glob, a path or
+	// case-blind.
+	for _, ref := range []string{"nope", "", "../" + string(a1), ".hidden", `abc\1`, "*", "?", "abc1?", "[a]bc1", "x*", "abc1/", "..",
+		string(a1) + ".jsonl", "abc 1", "ABC1", "-abc1", "--mcp-config=x", "abc1-", string(a1) + "0"} {
 		if _, err := st.Open(ref); !errors.Is(err, session.ErrNotFound) {
 			t.Errorf("Open(%q) err %v, want ErrNotFound", ref, err)
 		}
 	}
 	_, err = st.Load("nope")
+	if want := `no such session: "nope" is not a session id: an id is a UUID in lower-case hex such as `; err == nil ||
+		!strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "askuser sessions lists them") {
+		t.Errorf("Load(nope) err %v, want it to say what an id is and how to list sessions", err)
+	}
+	_, err = st.Load(string(tid("abc3")))
 	if err == nil || !strings.Contains(err.Error(), "askuser sessions lists them") {
-		t.Errorf("Load(nope) err %v, want it to say how to list sessions", err)
+		t.Errorf("Load of an id no session has: err %v, want it to say how to list sessions", err)
 	}
 }
 
@@ -48,17 +56,18 @@ func TestListAndLatest(t *testing.T) {
 	}
 	// Written in this order, so each is updated after the one before.
 	// The header's first prompt wins over the first message.
-	create(t, st, session.Meta{ID: "finished", FirstPrompt: "pick a database"}, finishedSteps("pick a db")...)
-	create(t, st, session.Meta{ID: "waiting"}, waitingSteps("add auth")...)
-	create(t, st, session.Meta{ID: "maxturns"}, message(text(agentloop.RoleUser, "loop forever")), status(agentloop.StatusMaxTurns))
-	create(t, st, session.Meta{ID: "running"}, message(text(agentloop.RoleUser, "still going")))
+	finished, waitingID, maxturns, running, damagedID := tid("f1"), tid("a1"), tid("c1"), tid("d1"), tid("da")
+	create(t, st, session.Meta{ID: finished, FirstPrompt: "pick a database"}, finishedSteps("pick a db")...)
+	create(t, st, session.Meta{ID: waitingID}, waitingSteps("add auth")...)
+	create(t, st, session.Meta{ID: maxturns}, message(text(agentloop.RoleUser, "loop forever")), status(agentloop.StatusMaxTurns))
+	create(t, st, session.Meta{ID: running}, message(text(agentloop.RoleUser, "still going")))
 	// A process still holds this one: it is running, not interrupted.
-	held, err := st.Open("running")
+	held, err := st.Open(string(running))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	damaged := create(t, st, session.Meta{ID: "damaged"}, finishedSteps("broken")...)
+	damaged := create(t, st, session.Meta{ID: damagedID}, finishedSteps("broken")...)
 	var data []byte
 	data, err = os.ReadFile(damaged.Path())
 	if err != nil {
@@ -71,7 +80,7 @@ func TestListAndLatest(t *testing.T) {
 	if err := os.WriteFile(damaged.Path(), []byte(strings.Join(lines, "")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	waiting, err := st.Load("waiting")
+	waiting, err := st.Load(string(waitingID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +94,11 @@ func TestListAndLatest(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []session.Summary{
-		{ID: "running", FirstPrompt: "still going", Status: "running"},
-		{ID: "maxturns", FirstPrompt: "loop forever", Status: "max_turns"},
-		{ID: "damaged", Status: "damaged"},
-		{ID: "waiting", FirstPrompt: "add auth", Status: "waiting on a question", Pending: 1},
-		{ID: "finished", FirstPrompt: "pick a database", Status: "finished"},
+		{ID: string(running), FirstPrompt: "still going", Status: "running"},
+		{ID: string(maxturns), FirstPrompt: "loop forever", Status: "max_turns"},
+		{ID: string(damagedID), Status: "damaged"},
+		{ID: string(waitingID), FirstPrompt: "add auth", Status: "waiting on a question", Pending: 1},
+		{ID: string(finished), FirstPrompt: "pick a database", Status: "finished"},
 	}
 	if len(list) != len(want) {
 		t.Fatalf("listed %+v, want %d sessions", list, len(want))
@@ -107,13 +116,13 @@ func TestListAndLatest(t *testing.T) {
 		}
 	}
 	d := list[2]
-	wantErr := "session file " + filepath.Join(st.Dir, "sessions", "damaged.jsonl") + " is damaged at line 2"
+	wantErr := "session file " + damaged.Path() + " is damaged at line 2"
 	if !strings.HasPrefix(d.Err, wantErr) || !d.Updated.Equal(mtime) {
 		t.Errorf("damaged entry %+v, want error starting %q, updated at the file's time %v", d, wantErr, mtime)
 	}
 
 	latest, err := st.Latest()
-	if err != nil || latest != "running" {
+	if err != nil || latest != string(running) {
 		t.Errorf("Latest() = %q, %v; want running", latest, err)
 	}
 	// The damaged session, even when newest, is never the latest.
@@ -121,7 +130,7 @@ func TestListAndLatest(t *testing.T) {
 	if err := os.Chtimes(damaged.Path(), future, future); err != nil {
 		t.Fatal(err)
 	}
-	if latest, err := st.Latest(); err != nil || latest != "running" {
+	if latest, err := st.Latest(); err != nil || latest != string(running) {
 		t.Errorf("Latest() with a newer damaged file = %q, %v; want running", latest, err)
 	}
 }
@@ -130,7 +139,7 @@ func TestListAndLatest(t *testing.T) {
 // interrupted; the same session held by a live process is running.
 func TestListInterruptedVersusRunning(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "killed"}, message(text(agentloop.RoleUser, "was going")))
+	create(t, st, session.Meta{ID: tid("dead")}, message(text(agentloop.RoleUser, "was going")))
 	status := func() string {
 		list, err := st.List()
 		if err != nil || len(list) != 1 {
@@ -141,7 +150,7 @@ func TestListInterruptedVersusRunning(t *testing.T) {
 	if got := status(); got != "interrupted" {
 		t.Errorf("closed session without a status listed as %q, want interrupted", got)
 	}
-	held, err := st.Open("killed")
+	held, err := st.Open("dead")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,19 +164,22 @@ func TestListInterruptedVersusRunning(t *testing.T) {
 // ten at most, and counts the rest; an unknown one is not found.
 func TestIDLookupManyCandidates(t *testing.T) {
 	st := newStore(t)
+	var ids []string
 	for i := range 12 {
-		create(t, st, session.Meta{ID: fmt.Sprintf("cafe%02d", i)}, waitingSteps("p")...)
+		id := tid(fmt.Sprintf("cafe%02d", i))
+		ids = append(ids, string(id))
+		create(t, st, session.Meta{ID: id}, waitingSteps("p")...)
 	}
 	_, err := st.Load("cafe")
-	want := `ambiguous session id: "cafe" is the start of 12 sessions (cafe00, cafe01, cafe02, cafe03, cafe04, cafe05, cafe06, cafe07, cafe08, cafe09 and 2 more); give more of it`
+	want := `ambiguous session id: "cafe" is the start of 12 sessions (` + strings.Join(ids[:10], ", ") + ` and 2 more); give more of it`
 	if !errors.Is(err, session.ErrAmbiguous) || err.Error() != want {
 		t.Errorf("Load(cafe) err %v\nwant %s", err, want)
 	}
-	if _, err := st.Load("cafe1"); !errors.Is(err, session.ErrAmbiguous) || !strings.Contains(err.Error(), "(cafe10, cafe11)") {
-		t.Errorf("Load(cafe1) err %v, want it ambiguous between cafe10 and cafe11", err)
+	if _, err := st.Load("cafe1"); !errors.Is(err, session.ErrAmbiguous) || !strings.Contains(err.Error(), "("+ids[10]+", "+ids[11]+")") {
+		t.Errorf("Load(cafe1) err %v, want it ambiguous between cafe10… and cafe11…", err)
 	}
-	if s, err := st.Load("cafe11"); err != nil || s.Meta.ID != "cafe11" {
-		t.Errorf("Load(cafe11) = %v, %v; want session cafe11", s, err)
+	if s, err := st.Load("cafe11"); err != nil || string(s.Meta.ID) != ids[11] {
+		t.Errorf("Load(cafe11) = %v, %v; want session %s", s, err, ids[11])
 	}
 	if _, err := st.Load("beef"); !errors.Is(err, session.ErrNotFound) {
 		t.Errorf("Load(beef) err %v, want ErrNotFound", err)
@@ -179,12 +191,13 @@ func TestIDLookupManyCandidates(t *testing.T) {
 func TestStateDirWithPatternCharacters(t *testing.T) {
 	st := newStore(t)
 	st.Dir = filepath.Join(st.Dir, "[state]*")
-	create(t, st, session.Meta{ID: "d00d"}, waitingSteps("p")...)
+	id := tid("d00d")
+	create(t, st, session.Meta{ID: id}, waitingSteps("p")...)
 	list, err := st.List()
-	if err != nil || len(list) != 1 || list[0].ID != "d00d" {
-		t.Fatalf("List() = %v, %v; want session d00d", list, err)
+	if err != nil || len(list) != 1 || list[0].ID != string(id) {
+		t.Fatalf("List() = %v, %v; want session %s", list, err, id)
 	}
-	if s, err := st.Load("d0"); err != nil || s.Meta.ID != "d00d" {
-		t.Errorf("Load(d0) = %v, %v; want session d00d", s, err)
+	if s, err := st.Load("d0"); err != nil || s.Meta.ID != id {
+		t.Errorf("Load(d0) = %v, %v; want session %s", s, err, id)
 	}
 }

@@ -12,7 +12,21 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
+
+// MaxJournalBytes bounds a journal: a longer one is refused unread, and a
+// run stops before its journal would grow past it, so every journal
+// askuser writes can be loaded again. A 1,000-turn session of questions
+// weighs 1.9 MB (bench_test.go), and a conversation is sent whole to the
+// model at every turn, where a million tokens are about 4 MB of text: 64
+// MiB is far beyond any session a model could carry on, and what loading
+// one costs stays bounded (about twice its size).
+const MaxJournalBytes = 64 << 20
+
+// ErrJournalFull is returned by a write that would take a journal past
+// MaxJournalBytes.
+var ErrJournalFull = errors.New("the journal reached the most askuser loads")
 
 // CorruptError reports a damaged journal: where, and what can be saved.
 type CorruptError struct {
@@ -36,14 +50,15 @@ func (e *CorruptError) Error() string {
 		e.Path, e.Line, e.Reason, e.Intact, e.Line, e.Line-1)
 }
 
-// Open loads a session for appending: its id may be a unique prefix. A torn
-// last line is cut off (Recovered says so) before anything is appended.
-func (st *Store) Open(id string) (*Session, error) {
-	path, err := st.find(id)
+// Open loads a session for appending: ref is its id or a unique prefix. A
+// torn last line is cut off (Recovered says so) before anything is
+// appended.
+func (st *Store) Open(ref string) (*Session, error) {
+	path, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
@@ -55,6 +70,7 @@ func (st *Store) Open(id string) (*Session, error) {
 	s, good, err := load(path, f)
 	if err == nil && good >= 0 {
 		err = f.Truncate(int64(good))
+		s.size = int64(good)
 	}
 	if err != nil {
 		unlock()
@@ -78,13 +94,14 @@ func samePath(f *os.File, path string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
-// Load reads a session without opening it for appending.
-func (st *Store) Load(id string) (*Session, error) {
-	path, err := st.find(id)
+// Load reads a session without opening it for appending; ref is its id
+// or a unique prefix.
+func (st *Store) Load(ref string) (*Session, error) {
+	path, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open session: %w", err)
 	}
@@ -96,15 +113,15 @@ func (st *Store) Load(id string) (*Session, error) {
 // load replays a journal. good is the length of the intact prefix when a
 // torn last line was found, else -1.
 func load(path string, f *os.File) (*Session, int, error) {
-	var data bytes.Buffer
-	if fi, err := f.Stat(); err == nil {
-		data.Grow(int(fi.Size()) + bytes.MinRead)
-	}
-	if _, err := data.ReadFrom(f); err != nil {
+	data, err := statefile.ReadAll(f, MaxJournalBytes)
+	if errors.Is(err, statefile.ErrTooLarge) {
+		return nil, -1, fmt.Errorf("session %w; it was not read: a run stops before its journal grows past that, "+
+			"so this one was not written by askuser — move it out of %s", err, filepath.Dir(path))
+	} else if err != nil {
 		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
 	}
-	s := &Session{State: agentloop.NewState(), path: path}
-	rp := replay{s: s, path: path, buf: data.Bytes(), good: -1}
+	s := &Session{State: agentloop.NewState(), path: path, size: int64(len(data))}
+	rp := replay{s: s, path: path, buf: data, good: -1}
 	if err := rp.run(); err != nil {
 		return nil, -1, err
 	}
@@ -140,6 +157,9 @@ func (s *Session) apply(r record, line int) error {
 		}
 		if r.Version > FormatVersion {
 			return fmt.Errorf("written by a newer askuser (format %d, this one reads %d)", r.Version, FormatVersion)
+		}
+		if err := s.ownID(r.Meta.ID); err != nil {
+			return err
 		}
 		s.Meta = *r.Meta
 	case recMessage:
@@ -187,6 +207,20 @@ func (s *Session) apply(r record, line int) error {
 	return nil
 }
 
+// ownID checks the id a journal's header holds: an id, and the one the
+// journal is named by. A journal is only ever used under its own id, so
+// one copied or planted under another name is damaged, never resumed as
+// the session its name says, nor its id passed on.
+func (s *Session) ownID(id ID) error {
+	if _, err := ParseID(string(id)); err != nil {
+		return fmt.Errorf("the header's id %w", err)
+	}
+	if name := strings.TrimSuffix(filepath.Base(s.path), ".jsonl"); string(id) != name {
+		return fmt.Errorf("the header's id %s is not the file's name %s; a journal is used only under its own id", id, ask.Excerpt(name))
+	}
+	return nil
+}
+
 // target is the conversation a record belongs to: the session's, or a
 // sub-agent's.
 func (s *Session) target(r record) *agentloop.State {
@@ -196,33 +230,36 @@ func (s *Session) target(r record) *agentloop.State {
 	return s.State.Descendant(strings.Split(r.Parent, "/"))
 }
 
-// find resolves an id, or a prefix of one that only one session has, to a
-// journal path. An id is letters, digits, "-" and "_" (ours are uuids); it
-// is compared as a string, never used as a pattern or a path, so "*",
-// "?", "[", "/" and ".." are not ids.
-func (st *Store) find(id string) (string, error) {
-	if !validID(id) {
-		return "", fmt.Errorf("%w: %s is not a session id: an id is letters, digits, \"-\" and \"_\" (askuser sessions lists them)", ErrNotFound, ask.Excerpt(id))
+// find resolves a session reference (its id, or a prefix of one that only
+// one session has) to a journal path. A reference is compared as text,
+// never used as a pattern or a path: it is an id or the start of one
+// (lower-case hex and "-"), so "*", "?", "[", "/" and ".." are not.
+func (st *Store) find(ref string) (string, error) {
+	if id, err := ParseID(ref); err == nil {
+		if _, err := os.Lstat(st.journal(id)); err != nil {
+			return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
+		}
+		return st.journal(id), nil
 	}
-	path := filepath.Join(st.sessionsDir(), id+".jsonl")
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
+	if !isPrefix(ref) {
+		return "", fmt.Errorf("%w: %s is not a session id: an id is a UUID in lower-case hex such as %s, and its start is enough (askuser sessions lists them)",
+			ErrNotFound, ask.Excerpt(ref), idExample)
 	}
-	ids, err := st.ids()
+	names, err := st.names()
 	if err != nil {
 		return "", err
 	}
 	var matches []string
-	for _, have := range ids {
-		if strings.HasPrefix(have, id) {
-			matches = append(matches, have)
+	for _, name := range names {
+		if isID(name) && strings.HasPrefix(name, ref) {
+			matches = append(matches, name)
 		}
 	}
 	switch len(matches) {
 	case 1:
-		return filepath.Join(st.sessionsDir(), matches[0]+".jsonl"), nil
+		return st.journal(ID(matches[0])), nil
 	case 0:
-		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(id), st.sessionsDir())
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
 	}
 	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
@@ -231,38 +268,41 @@ func (st *Store) find(id string) (string, error) {
 		more = fmt.Sprintf(" and %d more", len(matches)-len(listed))
 	}
 	return "", fmt.Errorf("%w: %s is the start of %d sessions (%s%s); give more of it",
-		ErrAmbiguous, ask.Excerpt(id), len(matches), strings.Join(listed, ", "), more)
+		ErrAmbiguous, ask.Excerpt(ref), len(matches), strings.Join(listed, ", "), more)
 }
 
 // ErrAmbiguous is returned for a session id prefix that several sessions
 // have.
 var ErrAmbiguous = errors.New("ambiguous session id")
 
-func validID(id string) bool {
-	for _, c := range []byte(id) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
+// names lists the names of the journals in the sessions directory (each
+// file name without ".jsonl"); a journal whose name is not an id, or that
+// is not a regular file, is listed too, so that askuser sessions shows it
+// (as damaged: it is never read).
+func (st *Store) names() ([]string, error) {
+	entries, err := st.entries()
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = strings.TrimSuffix(e.Name(), ".jsonl")
 	}
-	return id != ""
+	return names, err
 }
 
-// ids lists the ids of the journals in the sessions directory; a journal
-// whose name is not an id is listed too, so that askuser sessions shows it
-// (as damaged: it cannot be loaded by that name).
-func (st *Store) ids() ([]string, error) {
-	entries, err := os.ReadDir(st.sessionsDir())
+// entries are the sessions directory's entries named *.jsonl, but for
+// directories.
+func (st *Store) entries() ([]fs.DirEntry, error) {
+	all, err := os.ReadDir(st.sessionsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !e.IsDir() {
-			ids = append(ids, id)
+	var out []fs.DirEntry
+	for _, e := range all {
+		if strings.HasSuffix(e.Name(), ".jsonl") && !e.IsDir() {
+			out = append(out, e)
 		}
 	}
-	return ids, nil
+	return out, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // The answer mailbox: one file per question set, holding the first answer
@@ -30,7 +30,8 @@ import (
 // so the first writer wins and a second learns who that was, and no reader
 // ever sees half an answer. A kill -9 at any instant leaves either no
 // answer or a whole one (and perhaps a stray temporary file, which Prune
-// removes). Nothing follows a symbolic link planted in the mailbox.
+// removes). Nothing follows a symbolic link planted in the mailbox, and
+// nothing waits on a FIFO there (statefile).
 
 // posted wakes the waiters of this process whenever a Post of this
 // process succeeds, so an answer taken by the process that waits on it (a
@@ -110,8 +111,8 @@ type Mailbox struct {
 func (st *Store) Mailbox() *Mailbox { return &Mailbox{st: st} }
 
 // dir is the directory holding box's file, after checking that box names
-// one: a session id is an id, a key is a key, so neither can name a path
-// outside the state directory.
+// one: a session id is an ID (ParseID), a key is a key, so neither can
+// name a path outside the state directory.
 func (m *Mailbox) dir(box Box) (string, error) {
 	if !channel.ValidKey(box.Key) {
 		return "", fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
@@ -119,10 +120,23 @@ func (m *Mailbox) dir(box Box) (string, error) {
 	if box.Session == "" {
 		return filepath.Join(m.st.Dir, mailboxDir), nil
 	}
-	if !validID(box.Session) {
-		return "", fmt.Errorf("mailbox: %w: %s is not a session id", ErrNotFound, ask.Excerpt(box.Session))
+	id, err := ParseID(box.Session)
+	if err != nil {
+		return "", fmt.Errorf("mailbox: %w: %w", ErrNotFound, err)
 	}
-	return filepath.Join(m.st.SideDir(box.Session), mailboxDir), nil
+	return filepath.Join(m.st.SideDir(id), mailboxDir), nil
+}
+
+// mkdir makes box's directory: a link planted as the session's side
+// directory or as the mailbox is refused, so an answer is never written
+// outside the state directory.
+func (m *Mailbox) mkdir(box Box, dir string) error {
+	if box.Session != "" {
+		if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+			return err
+		}
+	}
+	return statefile.MkdirAll(dir, 0o700)
 }
 
 // Post gives box its answer. When box has one already, nothing changes and
@@ -145,7 +159,7 @@ func (m *Mailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	if err != nil {
 		return fmt.Errorf("mailbox: encode the answer: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := m.mkdir(box, dir); err != nil {
 		return fmt.Errorf("mailbox: %w", err)
 	}
 	tmp, err := writeTemp(dir, ".post-", append(data, '\n'))
@@ -198,7 +212,7 @@ func (m *Mailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) {
 	if err != nil {
 		return Delivery{}, false, err
 	}
-	data, err := readNoFollow(filepath.Join(dir, box.Key+".json"), maxDeliveryBytes)
+	data, err := statefile.ReadFile(filepath.Join(dir, box.Key+".json"), maxDeliveryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Delivery{}, false, nil
 	}
@@ -260,19 +274,4 @@ func (m *Mailbox) Prune(before time.Time) error {
 		}
 	}
 	return nil
-}
-
-// readNoFollow reads at most limit bytes of path, refusing a symbolic
-// link in its place.
-func readNoFollow(path string, limit int64) ([]byte, error) {
-	f, err := openNoFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, err
 }

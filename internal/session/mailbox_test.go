@@ -28,9 +28,10 @@ func delivery(by string) session.Delivery {
 // told who that was.
 func TestMailboxFirstPostWins(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "s1"}).Close()
+	s1 := string(tid("51"))
+	create(t, st, session.Meta{ID: tid("51")}).Close()
 	mb := st.Mailbox()
-	box := session.Box{Session: "s1", Key: channel.Key("s1", "toolu_1")}
+	box := session.Box{Session: s1, Key: channel.Key(s1, "toolu_1")}
 	const n = 32
 	errs := make([]error, n)
 	var wg sync.WaitGroup
@@ -98,7 +99,7 @@ func TestMailboxRefuses(t *testing.T) {
 	mb := st.Mailbox()
 	ctx := context.Background()
 	good := channel.Key("", "x")
-	for _, box := range []session.Box{{Key: "../../etc"}, {Key: good, Session: "../x"}, {Key: good, Session: "gone"}} {
+	for _, box := range []session.Box{{Key: "../../etc"}, {Key: good, Session: "../x"}, {Key: good, Session: "gone"}, {Key: good, Session: string(tid("90e"))}} {
 		if err := mb.Post(ctx, box, delivery("@a on Slack")); err == nil {
 			t.Errorf("Post(%+v) succeeded", box)
 		}
@@ -218,10 +219,11 @@ func TestMailboxHelper(t *testing.T) {
 // files, and keeps recent answers and every session's.
 func TestMailboxPrune(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "s1"}).Close()
+	s1 := string(tid("51"))
+	create(t, st, session.Meta{ID: tid("51")}).Close()
 	mb := st.Mailbox()
 	ctx := context.Background()
-	old, recent, ofSession := session.Box{Key: channel.Key("", "old")}, session.Box{Key: channel.Key("", "new")}, session.Box{Session: "s1", Key: channel.Key("s1", "t")}
+	old, recent, ofSession := session.Box{Key: channel.Key("", "old")}, session.Box{Key: channel.Key("", "new")}, session.Box{Session: s1, Key: channel.Key(s1, "t")}
 	for _, b := range []session.Box{old, recent, ofSession} {
 		if err := mb.Post(ctx, b, delivery("@a on Slack")); err != nil {
 			t.Fatal(err)
@@ -229,8 +231,8 @@ func TestMailboxPrune(t *testing.T) {
 	}
 	week := time.Now().Add(-8 * 24 * time.Hour)
 	os.Chtimes(filepath.Join(st.Dir, "mailbox", old.Key+".json"), week, week)
-	os.Chtimes(filepath.Join(st.SideDir("s1"), "mailbox", ofSession.Key+".json"), week, week)
-	stray := filepath.Join(st.SideDir("s1"), "mailbox", ".post-123")
+	os.Chtimes(filepath.Join(st.SideDir(tid("51")), "mailbox", ofSession.Key+".json"), week, week)
+	stray := filepath.Join(st.SideDir(tid("51")), "mailbox", ".post-123")
 	os.WriteFile(stray, []byte("{"), 0o600)
 	os.Chtimes(stray, week, week)
 	if err := mb.Prune(time.Now().Add(-7 * 24 * time.Hour)); err != nil {

@@ -59,8 +59,8 @@ func waitingWithChild(t *testing.T) []step {
 
 func TestPartialAnswersLoad(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "p", Cwd: "/src/app"}, waitingWithChild(t)...)
-	s, err := st.Load("p")
+	create(t, st, session.Meta{ID: tid("b"), Cwd: "/src/app"}, waitingWithChild(t)...)
+	s, err := st.Load("b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +89,8 @@ func TestPartialAnswersLoad(t *testing.T) {
 
 func TestCancelDeclinesEverySet(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "c"}, waitingWithChild(t)...)
-	s := open(t, st, "c")
+	create(t, st, session.Meta{ID: tid("c")}, waitingWithChild(t)...)
+	s := open(t, st, tid("c"))
 	declined, err := s.Cancel("  not needed \x1b[31many more\x1b[0m\n")
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestCancelDeclinesEverySet(t *testing.T) {
 	}
 	s.Close()
 
-	loaded, err := st.Load("c")
+	loaded, err := st.Load(string(tid("c")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,49 +128,50 @@ func TestCancelDeclinesEverySet(t *testing.T) {
 	}
 
 	// The session goes on (resume): no longer listed as cancelled.
-	s = open(t, st, "c")
+	s = open(t, st, tid("c"))
 	if err := s.Message(text(agentloop.RoleAssistant, "Understood.")); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if again, _ := st.Load("c"); again.Summary().Status == session.StatusCancelled {
+	if again, _ := st.Load(string(tid("c"))); again.Summary().Status == session.StatusCancelled {
 		t.Error("a session resumed after cancel is still listed as cancelled")
 	}
 }
 
 func TestRemove(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "gone-1"}, finishedSteps("p")...)
-	create(t, st, session.Meta{ID: "held-1"}, waitingSteps("p")...)
-	side := st.SideDir("gone-1")
+	gone, heldID := tid("90e1"), tid("4e1d")
+	create(t, st, session.Meta{ID: gone}, finishedSteps("p")...)
+	create(t, st, session.Meta{ID: heldID}, waitingSteps("p")...)
+	side := st.SideDir(gone)
 	if err := os.MkdirAll(filepath.Join(side, "mcp"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(side, "mcp", "server.log"), []byte("log"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if id, err := st.Remove("gone"); err != nil || id != "gone-1" {
-		t.Fatalf("Remove(gone) = %q, %v", id, err)
+	if id, err := st.Remove("90e"); err != nil || id != string(gone) {
+		t.Fatalf("Remove(90e) = %q, %v", id, err)
 	}
-	for _, p := range []string{filepath.Join(st.Dir, "sessions", "gone-1.jsonl"), side} {
+	for _, p := range []string{filepath.Join(st.Dir, "sessions", string(gone)+".jsonl"), side} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s is still there (%v)", p, err)
 		}
 	}
-	if _, err := st.Remove("gone-1"); !errors.Is(err, session.ErrNotFound) {
+	if _, err := st.Remove(string(gone)); !errors.Is(err, session.ErrNotFound) {
 		t.Errorf("second Remove: err %v, want ErrNotFound", err)
 	}
 
-	held := open(t, st, "held-1")
-	_, err := st.Remove("held-1")
-	if !errors.Is(err, session.ErrInUse) || !strings.Contains(err.Error(), "session held-1 is in use by another askuser process") {
+	held := open(t, st, heldID)
+	_, err := st.Remove(string(heldID))
+	if !errors.Is(err, session.ErrInUse) || !strings.Contains(err.Error(), "session "+string(heldID)+" is in use by another askuser process") {
 		t.Errorf("Remove of a held session: err %v, want it refused as in use", err)
 	}
-	if _, err := st.Load("held-1"); err != nil {
+	if _, err := st.Load(string(heldID)); err != nil {
 		t.Errorf("the held session was damaged by the refused remove: %v", err)
 	}
 	held.Close()
-	if _, err := st.Remove("held-1"); err != nil {
+	if _, err := st.Remove(string(heldID)); err != nil {
 		t.Errorf("Remove once released: %v", err)
 	}
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // The registry: the question sets waiting in the inbox or a chat channel,
@@ -139,8 +140,12 @@ func (r *Registry) Get(ctx context.Context, key string) (Entry, error) {
 	return readEntry(path)
 }
 
+// readEntry reads the entry at path. An entry is used only under its own
+// key, and its session is an id: one holding another key, or a session
+// that is not an id (a flag, a path), is damaged, so what a planted entry
+// says never reaches a resume's command line or a path.
 func readEntry(path string) (Entry, error) {
-	data, err := readNoFollow(path, maxEntryBytes)
+	data, err := statefile.ReadFile(path, maxEntryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, ErrNoEntry
 	}
@@ -148,7 +153,14 @@ func readEntry(path string) (Entry, error) {
 		return Entry{}, fmt.Errorf("registry: %w", err)
 	}
 	var e Entry
-	if err := json.Unmarshal(data, &e); err != nil {
+	err = json.Unmarshal(data, &e)
+	if key := strings.TrimSuffix(filepath.Base(path), ".json"); err == nil && e.Key != key {
+		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), key)
+	}
+	if err == nil && e.Session != "" {
+		_, err = ParseID(e.Session)
+	}
+	if err != nil {
 		return Entry{}, fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)
 	}
 	return e, nil
@@ -181,6 +193,11 @@ func (r *Registry) Update(ctx context.Context, key string, fn func(e *Entry, fou
 		return e, err
 	}
 	e.Key = key
+	if e.Session != "" {
+		if _, err := ParseID(e.Session); err != nil {
+			return e, fmt.Errorf("registry: %s: its session %w", key, err)
+		}
+	}
 	after, err := json.Marshal(e)
 	if err != nil {
 		return e, fmt.Errorf("registry: encode %s: %w", key, err)

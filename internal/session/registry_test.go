@@ -35,8 +35,9 @@ func register(t *testing.T, reg *session.Registry, key, sess string) session.Ent
 func TestRegistryUpdatesLoseNothing(t *testing.T) {
 	st := newStore(t)
 	reg := st.Registry()
-	key := channel.Key("s", "toolu_1")
-	register(t, reg, key, "s")
+	sid := string(tid("5"))
+	key := channel.Key(sid, "toolu_1")
+	register(t, reg, key, sid)
 	const n = 40
 	var wg sync.WaitGroup
 	for range n {
@@ -54,7 +55,7 @@ func TestRegistryUpdatesLoseNothing(t *testing.T) {
 	}
 	wg.Wait()
 	e, err := reg.Get(context.Background(), key)
-	if err != nil || e.Rev != n || e.Session != "s" || e.Request.Questions[0].Header != "H" {
+	if err != nil || e.Rev != n || e.Session != sid || e.Request.Questions[0].Header != "H" {
 		t.Fatalf("after %d updates: %+v, %v", n, e, err)
 	}
 	// An update that changes nothing, or fails, leaves the file alone.
@@ -146,13 +147,14 @@ func TestHoldChannelIsExclusive(t *testing.T) {
 // Removing a session withdraws its sets from the chat channels.
 func TestRemoveWithdrawsTheSessionsSets(t *testing.T) {
 	st := newStore(t)
-	create(t, st, session.Meta{ID: "gone"}).Close()
-	create(t, st, session.Meta{ID: "kept"}).Close()
+	goneID, keptID := string(tid("90e")), string(tid("4e7"))
+	create(t, st, session.Meta{ID: tid("90e")}).Close()
+	create(t, st, session.Meta{ID: tid("4e7")}).Close()
 	reg := st.Registry()
-	gone, kept := channel.Key("gone", "t1"), channel.Key("kept", "t1")
-	register(t, reg, gone, "gone")
-	register(t, reg, kept, "kept")
-	if _, err := st.Remove("gone"); err != nil {
+	gone, kept := channel.Key(goneID, "t1"), channel.Key(keptID, "t1")
+	register(t, reg, gone, goneID)
+	register(t, reg, kept, keptID)
+	if _, err := st.Remove(goneID); err != nil {
 		t.Fatal(err)
 	}
 	e, _ := reg.Get(context.Background(), gone)

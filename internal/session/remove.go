@@ -7,59 +7,73 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
-// running, or asking a question now.
+// running, or asking for an answer now.
 var ErrInUse = errors.New("in use by another askuser process")
 
 // SideDir is the directory beside session id's journal for what its run
 // keeps besides the conversation (the logs of the tools it ran). Remove
-// deletes it with the journal.
-func (st *Store) SideDir(id string) string { return filepath.Join(st.sessionsDir(), id+".d") }
+// deletes it with the journal. Whoever creates it or a file in it uses
+// statefile, so a link planted there is never followed.
+func (st *Store) SideDir(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".d") }
 
 // Remove deletes a session, its journal and its side directory, and
-// returns its id. id may be a unique prefix, or the exact name under
-// which List shows a damaged journal. A session another process holds is
-// refused (ErrInUse): it is locked for as long as it is removed, so no
-// process can open it half-deleted, and one that opened it just before
-// finds it gone (Open checks).
-func (st *Store) Remove(id string) (string, error) {
-	path, err := st.find(id)
+// returns its id. ref is its id or a unique prefix, or the exact name
+// under which List shows a damaged journal. A session another process
+// holds is refused (ErrInUse): it is locked for as long as it is removed,
+// so no process can open it half-deleted, and one that opened it just
+// before finds it gone (Open checks). What is listed as a journal but is
+// not a regular file (a link, a FIFO) is never opened: only its name goes.
+func (st *Store) Remove(ref string) (string, error) {
+	path, err := st.find(ref)
 	if err != nil {
-		ids, lerr := st.ids()
-		if lerr != nil || !validName(id) || !slices.Contains(ids, id) {
+		names, lerr := st.names()
+		if lerr != nil || !validName(ref) || !slices.Contains(names, ref) {
 			return "", err
 		}
-		path = filepath.Join(st.sessionsDir(), id+".jsonl")
+		path = filepath.Join(st.sessionsDir(), ref+".jsonl")
 	}
-	full := filepath.Base(path[:len(path)-len(".jsonl")])
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	side := filepath.Join(st.sessionsDir(), name+".d")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		if err := os.Remove(path); err != nil {
+			return name, fmt.Errorf("remove session %s: %w", name, err)
+		}
+		syncDir(st.sessionsDir())
+		return name, nil
+	}
+	f, err := statefile.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
+		return name, fmt.Errorf("remove session %s: %w", name, err)
 	}
 	defer f.Close()
 	unlock, err := lock(f)
 	if err != nil {
-		return full, fmt.Errorf("session %s is %w (it is running, or asking a question now); stop that process, or let it finish, then remove it", full, ErrInUse)
+		return name, fmt.Errorf("session %s is %w (it is running, or asking for an answer now); stop that process, or let it finish, then remove it", name, ErrInUse)
 	}
 	defer unlock()
-	if err := os.RemoveAll(st.SideDir(full)); err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
+	// RemoveAll removes a link planted as the side directory, not what
+	// it points to.
+	if err := os.RemoveAll(side); err != nil {
+		return name, fmt.Errorf("remove session %s: %w", name, err)
 	}
 	if err := os.Remove(path); err != nil {
-		return full, fmt.Errorf("remove session %s: %w", full, err)
+		return name, fmt.Errorf("remove session %s: %w", name, err)
 	}
 	syncDir(st.sessionsDir())
 	// Its sets sent to a chat channel say so there, and take no answer.
-	if err := st.Registry().WithdrawSession(context.Background(), full, "the session was removed"); err != nil {
-		return full, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", full, err)
+	if err := st.Registry().WithdrawSession(context.Background(), name, "the session was removed"); err != nil {
+		return name, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", name, err)
 	}
-	return full, nil
+	return name, nil
 }
 
 // validName reports whether a listed journal name is safe to join to the

@@ -24,9 +24,13 @@ import (
 	"github.com/askuser/askuser/ask"
 )
 
+// richID is the id of richJournal's session; its journal is loaded under
+// that name (richID.jsonl), as every journal must be.
+const richID = "7e57ab1e-0000-4000-8000-000000000001"
+
 // applyEvery replays buf by decoding and applying every line in order.
 func applyEvery(path string, buf []byte) (*Session, int, error) {
-	s := &Session{State: agentloop.NewState(), path: path}
+	s := &Session{State: agentloop.NewState(), path: path, size: int64(len(buf))}
 	good, line, off := -1, 0, 0
 	for off < len(buf) {
 		line++
@@ -75,7 +79,7 @@ func richJournal(t *testing.T) []byte {
 	t.Helper()
 	at := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
 	st := &Store{Dir: t.TempDir(), Now: func() time.Time { at = at.Add(time.Second); return at }}
-	s, err := st.Create(Meta{ID: "rich", FirstPrompt: "plan"})
+	s, err := st.Create(Meta{ID: richID, FirstPrompt: "plan"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +134,7 @@ func richJournal(t *testing.T) []byte {
 // sameReplay checks that load and applyEvery agree on buf.
 func sameReplay(t *testing.T, buf []byte, what string) bool {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "j.jsonl")
+	path := filepath.Join(t.TempDir(), richID+".jsonl")
 	if err := os.WriteFile(path, buf, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +176,7 @@ func TestReplayEqualsDecodingEveryRecord(t *testing.T) {
 			return
 		}
 	}
-	whole, _, err := applyEvery("", data)
+	whole, _, err := applyEvery(richID+".jsonl", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +210,7 @@ func TestDamagedSettledCallRecord(t *testing.T) {
 	if !sameReplay(t, buf, "a damaged replied record") {
 		return
 	}
-	_, _, err := load("j.jsonl", mustOpen(t, buf))
+	_, _, err := load(richID+".jsonl", mustOpen(t, buf))
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Line != damaged+1 || !strings.Contains(ce.Reason, "unexpected end of JSON input") {
 		t.Errorf("load says %v, want line %d damaged (unexpected end of JSON input)", err, damaged+1)

@@ -13,6 +13,16 @@
 // A journal is locked while a process appends to it, and a locked journal
 // is never deleted (Remove refuses it).
 //
+// What else may be in the state directory cannot be turned against its
+// owner. A session's id is an ID (a v4 UUID, lower-case hex), made only
+// by NewID and ParseID, and a journal is used only under the id its
+// header holds: a header whose id is not that file's name is damage, so a
+// planted journal never lends its id to a command line or a path. A
+// journal is opened through statefile, so a link is never followed and a
+// FIFO or a device is never waited on; listing names such an entry as
+// damaged without opening it. A journal is read only up to
+// MaxJournalBytes, and a run stops before writing past it.
+//
 // Format 3 adds "partial" records (answers to some questions of a set,
 // with their indexes: the rest are asked later) and "cancel" records (the
 // person declined to answer, askuser cancel, after "replied" records that
@@ -29,7 +39,6 @@
 package session
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,6 +49,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // FormatVersion is the journal format version.
@@ -47,7 +57,9 @@ const FormatVersion = 3
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
-	ID          string    `json:"id"`
+	// ID is checked where it is read: a journal's header must hold the
+	// id its file is named by (load).
+	ID          ID        `json:"id"`
 	Created     time.Time `json:"created"`
 	Provider    string    `json:"provider"`
 	Model       string    `json:"model"`
@@ -127,8 +139,10 @@ type Session struct {
 	// cancel) and nothing has happened since.
 	Cancelled *Cancellation
 
-	path   string
-	f      *os.File
+	path string
+	f    *os.File
+	// size is the journal's length, kept below MaxJournalBytes.
+	size   int64
 	unlock func()
 	now    func() time.Time
 	// mu serialises appends: sub-agents' loops journal concurrently.
@@ -248,7 +262,16 @@ func (s *Session) append(r record) error {
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
-	if _, err := s.f.Write(append(line, '\n')); err != nil {
+	line = append(line, '\n')
+	if s.size+int64(len(line)) > MaxJournalBytes {
+		// Written, the journal could not be loaded again: it stays
+		// as it is, and resumable.
+		return fmt.Errorf("session %s: %w (%s); it cannot grow further, so the run stops here: start a new session",
+			s.Meta.ID, ErrJournalFull, statefile.Size(MaxJournalBytes))
+	}
+	n, err := s.f.Write(line)
+	s.size += int64(n)
+	if err != nil {
 		return fmt.Errorf("write session %s: %w", s.path, err)
 	}
 	if err := syncData(s.f); err != nil {
@@ -256,15 +279,6 @@ func (s *Session) append(r record) error {
 	}
 	s.Updated = r.At
 	return nil
-}
-
-// NewID returns a random (version 4) UUID, the form Claude Code uses.
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // ErrNotFound is returned for a session id that matches no session.
@@ -277,6 +291,9 @@ type Store struct {
 }
 
 func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
+
+// journal is the path of session id's journal.
+func (st *Store) journal(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".jsonl") }
 
 func (st *Store) now() time.Time {
 	if st.Now != nil {
@@ -293,6 +310,8 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	}
 	if meta.ID == "" {
 		meta.ID = NewID()
+	} else if _, err := ParseID(string(meta.ID)); err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
 	}
 	if meta.Created.IsZero() {
 		meta.Created = st.now()
@@ -300,8 +319,8 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	if meta.Title == "" {
 		meta.Title = Title(meta.FirstPrompt)
 	}
-	path := filepath.Join(dir, meta.ID+".jsonl")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	path := st.journal(meta.ID)
+	f, err := statefile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}

@@ -19,6 +19,19 @@ import (
 
 var t0 = time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
 
+// tid is a session id for a test: hex digits (at most 12) begin it, and
+// the rest is filled in to the form NewID makes.
+func tid(digits string) session.ID {
+	id := []byte("00000000-0000-4000-8000-000000000000")
+	for i, j := 0, 0; j < len(digits); i++ {
+		if id[i] != '-' {
+			id[i] = digits[j]
+			j++
+		}
+	}
+	return session.ID(id)
+}
+
 // newStore returns a store in a fresh directory whose clock ticks one
 // second per reading, so every record has its own time.
 func newStore(t testing.TB) *session.Store {
@@ -130,9 +143,9 @@ func create(t testing.TB, st *session.Store, meta session.Meta, steps ...step) *
 }
 
 // open opens id and registers its closing.
-func open(t *testing.T, st *session.Store, id string) *session.Session {
+func open(t *testing.T, st *session.Store, id session.ID) *session.Session {
 	t.Helper()
-	s, err := st.Open(id)
+	s, err := st.Open(string(id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +163,7 @@ func TestRoundTrip(t *testing.T) {
 	if len(s.State.Messages) != 4 || s.State.Messages[3].Text() != "Using SQLite." {
 		t.Fatalf("messages %+v, want the 4 journaled", s.State.Messages)
 	}
-	if s.Status != "success" || s.Recovered != "" || s.Path() != filepath.Join(st.Dir, "sessions", w.Meta.ID+".jsonl") {
+	if s.Status != "success" || s.Recovered != "" || s.Path() != filepath.Join(st.Dir, "sessions", string(w.Meta.ID)+".jsonl") {
 		t.Errorf("status %q, recovered %q, path %q", s.Status, s.Recovered, s.Path())
 	}
 	if len(s.State.Results) != 0 || len(s.State.Pending()) != 0 || len(s.State.AskedAt) != 0 || len(s.State.Questions) != 0 {
@@ -204,10 +217,10 @@ func TestTornLastLine(t *testing.T) {
 
 // wantCorrupt checks that opening (and loading) id fails with a
 // *CorruptError at line, with reason.
-func wantCorrupt(t *testing.T, st *session.Store, id string, line int, reason string) {
+func wantCorrupt(t *testing.T, st *session.Store, id session.ID, line int, reason string) {
 	t.Helper()
 	for name, op := range map[string]func(string) (*session.Session, error){"open": st.Open, "load": st.Load} {
-		s, err := op(id)
+		s, err := op(string(id))
 		var ce *session.CorruptError
 		if !errors.As(err, &ce) {
 			if s != nil {
@@ -215,7 +228,7 @@ func wantCorrupt(t *testing.T, st *session.Store, id string, line int, reason st
 			}
 			t.Fatalf("%s: err %v, want a *session.CorruptError", name, err)
 		}
-		path := filepath.Join(st.Dir, "sessions", id+".jsonl")
+		path := filepath.Join(st.Dir, "sessions", string(id)+".jsonl")
 		if ce.Path != path || ce.Line != line || ce.Intact != line-1 || ce.Reason != reason {
 			t.Errorf("%s: %+v, want path %s, line %d, %d intact, reason %q", name, ce, path, line, line-1, reason)
 		}
@@ -233,14 +246,14 @@ func wantCorrupt(t *testing.T, st *session.Store, id string, line int, reason st
 }
 
 // rewrite replaces the journal of id with lines.
-func rewrite(t *testing.T, st *session.Store, id string, lines ...string) {
+func rewrite(t *testing.T, st *session.Store, id session.ID, lines ...string) {
 	t.Helper()
 	dir := filepath.Join(st.Dir, "sessions")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	data := strings.Join(lines, "")
-	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(data), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, string(id)+".jsonl"), []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -268,8 +281,8 @@ func TestDamagedLineInTheMiddle(t *testing.T) {
 
 func TestEmptyFile(t *testing.T) {
 	st := newStore(t)
-	rewrite(t, st, "empty")
-	wantCorrupt(t, st, "empty", 1, "no complete session header; the run was killed before it began")
+	rewrite(t, st, tid("e"))
+	wantCorrupt(t, st, tid("e"), 1, "no complete session header; the run was killed before it began")
 }
 
 func TestFirstRecordNotAHeader(t *testing.T) {
@@ -308,18 +321,18 @@ func TestLockedWhileOpen(t *testing.T) {
 	}
 	defer s.Close()
 	for range 2 {
-		_, err := st.Open(s.Meta.ID)
+		_, err := st.Open(string(s.Meta.ID))
 		if err == nil || !strings.Contains(err.Error(), "is in use by another askuser process") {
 			t.Fatalf("open of a session being written: err %v, want one saying it is in use", err)
 		}
 	}
 	// Reading is not appending: Load does not need the lock.
-	if _, err := st.Load(s.Meta.ID); err != nil {
+	if _, err := st.Load(string(s.Meta.ID)); err != nil {
 		t.Errorf("load while locked: %v", err)
 	}
 	s.Close()
 	first := open(t, st, s.Meta.ID)
-	if _, err := st.Open(s.Meta.ID); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := st.Open(string(s.Meta.ID)); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("second open: err %v, want in use", err)
 	}
 	first.Close()
@@ -328,7 +341,7 @@ func TestLockedWhileOpen(t *testing.T) {
 
 func TestClosedSessionRefusesWrites(t *testing.T) {
 	st := newStore(t)
-	s := create(t, st, session.Meta{ID: "closed-one"})
+	s := create(t, st, session.Meta{ID: tid("c1")})
 	if err := s.Message(text(agentloop.RoleUser, "late")); err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Errorf("write after close: %v, want an error saying it is closed", err)
 	}

@@ -14,13 +14,6 @@ func lock(*os.File) (func(), error) { return func() {}, nil }
 
 func inUse(string) bool { return false }
 
-func openNoFollow(path string) (*os.File, error) {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return nil, &os.PathError{Op: "open", Path: path, Err: os.ErrInvalid}
-	}
-	return os.Open(path)
-}
-
 // Without flock, locks hold within one process only.
 var processLocks sync.Map
 

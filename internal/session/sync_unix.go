@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/askuser/askuser/internal/statefile"
 )
 
 // syncDir makes a new journal's directory entry durable; failure is not
@@ -29,9 +31,10 @@ func lock(f *os.File) (func(), error) {
 	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN) }, nil
 }
 
-// inUse reports whether a process holds the journal's lock.
+// inUse reports whether a process holds the journal's lock. What is not
+// a regular file is not opened, so never waited on.
 func inUse(path string) bool {
-	f, err := os.Open(path)
+	f, err := statefile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -43,20 +46,13 @@ func inUse(path string) bool {
 	return false
 }
 
-// openNoFollow opens path for reading, refusing a symbolic link in its
-// place (ELOOP), so a link planted in the state directory reads nothing
-// it points at.
-func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
-}
-
 // lockPath takes an exclusive lock on the lock file at path, created if
 // need be, waiting for it until ctx ends. A lock file deleted and made
 // anew while this waited is locked anew, so two processes never both
 // hold path.
 func lockPath(ctx context.Context, path string) (func(), error) {
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+		f, err := statefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +82,7 @@ func lockPath(ctx context.Context, path string) (func(), error) {
 // holdLock takes an exclusive lock on the lock file at path without
 // waiting: held is false when another process holds it.
 func holdLock(path string) (release func(), held bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, false, err
 	}

@@ -97,6 +97,13 @@ func (rg *rig) start() *rig {
 	r := rg.relay
 	go func() { r.Run(ctx); close(done) }()
 	rg.stop = func() { cancel(); <-done }
+	// Like a serve that has started: the webhook takes messages only once
+	// the relay serves the channel (before, it answers 503).
+	for deadline := time.Now().Add(limit); !rg.ch.Served(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			rg.t.Fatalf("the relay did not serve WhatsApp within %s", limit)
+		}
+	}
 	rg.t.Cleanup(func() {
 		cancel()
 		<-done

@@ -1,4 +1,4 @@
-package inbox
+package ask
 
 import (
 	"bytes"
@@ -8,25 +8,25 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/askuser/askuser/ask"
 )
 
-// A tool's input as a person reads it before approving it: the JSON's
-// structure kept (an object's fields in the order written, duplicates
-// included, so a second "path" cannot hide; an array's items), each
-// string shown as its text, a file's content with its lines as lines, and
-// every key and string made safe to show (ask.Display, ask.DisplayBlock)
-// after decoding, since a JSON escape can spell an escape sequence. A
-// budget of characters bounds what one page holds; what is past it is
-// counted, never silently dropped.
+// A tool's input as a person reads it before approving it, on the web
+// card and at the terminal alike: the JSON's structure kept (an object's
+// fields in the order written, duplicates included, so a second "path"
+// cannot hide; an array's items), each string shown as its text, a file's
+// content with its lines as lines, and every key and string made safe to
+// show (Display, DisplayBlock) after decoding, since a JSON escape can
+// spell an escape sequence. A budget of characters bounds what one page
+// holds; what is past it is counted, never silently dropped. ReadJSON
+// reads the tree; the web card draws it with its templates, a terminal
+// with Outline.
 
-// Kinds of jsonNode.
+// Kinds of JSONNode.
 const (
-	jsonObject  = "object"
-	jsonArray   = "array"
-	jsonString  = "string"
-	jsonLiteral = "literal" // a number, true, false, null, {} or [], or JSON nested too deep
+	JSONObject  = "object"
+	JSONArray   = "array"
+	JSONString  = "string"
+	JSONLiteral = "literal" // a number, true, false, null, {} or [], or JSON nested too deep
 )
 
 // Bounds of an input shown as JSON.
@@ -42,8 +42,8 @@ const (
 	maxKeyChars = 200
 )
 
-// jsonNode is one JSON value as a person reads it.
-type jsonNode struct {
+// JSONNode is one JSON value as a person reads it.
+type JSONNode struct {
 	Kind string
 	// Text is a string's text, made safe to show, or a literal's JSON.
 	Text string
@@ -51,22 +51,23 @@ type jsonNode struct {
 	// is long), not after its key.
 	Block bool
 	// Fields are an object's, in the order written; Items an array's.
-	Fields []jsonField
-	Items  []jsonNode
+	Fields []JSONField
+	Items  []JSONNode
 	// Left counts what the budget left out: a string's characters, or an
 	// object's fields or an array's items.
 	Left int
 }
 
-type jsonField struct {
+// JSONField is one field of an object, as written.
+type JSONField struct {
 	Key   string
-	Value jsonNode
+	Value JSONNode
 }
 
 // Empty reports an empty string, which is shown as "" so it can be seen.
-func (n jsonNode) Empty() bool { return n.Kind == jsonString && n.Text == "" && n.Left == 0 }
+func (n JSONNode) Empty() bool { return n.Kind == JSONString && n.Text == "" && n.Left == 0 }
 
-// jsonReader reads one JSON value into jsonNodes, spending a budget of
+// jsonReader reads one JSON value into JSONNodes, spending a budget of
 // characters shown.
 type jsonReader struct {
 	dec  *json.Decoder
@@ -74,19 +75,19 @@ type jsonReader struct {
 	cut  bool
 }
 
-// readableJSON reads raw, one JSON value, for a person, showing at most
+// ReadJSON reads raw, one JSON value, for a person, showing at most
 // budget characters of keys, strings and literals; cut reports that some
 // were left out. ok is false when raw is not one JSON value.
-func readableJSON(raw []byte, budget int) (root jsonNode, cut, ok bool) {
+func ReadJSON(raw []byte, budget int) (root JSONNode, cut, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	r := &jsonReader{dec: dec, left: budget}
 	root, err := r.value(0)
 	if err != nil {
-		return jsonNode{}, false, false
+		return JSONNode{}, false, false
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return jsonNode{}, false, false // more than one value
+		return JSONNode{}, false, false // more than one value
 	}
 	return root, r.cut, true
 }
@@ -102,21 +103,21 @@ func (r *jsonReader) take(n int) int {
 	return shown
 }
 
-func (r *jsonReader) value(depth int) (jsonNode, error) {
+func (r *jsonReader) value(depth int) (JSONNode, error) {
 	if depth >= maxJSONDepth {
 		var raw json.RawMessage
 		if err := r.dec.Decode(&raw); err != nil {
-			return jsonNode{}, err
+			return JSONNode{}, err
 		}
 		var c bytes.Buffer
 		if err := json.Compact(&c, raw); err != nil {
-			return jsonNode{}, err
+			return JSONNode{}, err
 		}
-		return r.text(jsonLiteral, c.String()), nil
+		return r.text(JSONLiteral, c.String()), nil
 	}
 	tok, err := r.dec.Token()
 	if err != nil {
-		return jsonNode{}, err
+		return JSONNode{}, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
@@ -126,17 +127,17 @@ func (r *jsonReader) value(depth int) (jsonNode, error) {
 		if t == '[' {
 			return r.array(depth)
 		}
-		return jsonNode{}, errors.New("unexpected " + t.String())
+		return JSONNode{}, errors.New("unexpected " + t.String())
 	case string:
-		return r.text(jsonString, t), nil
+		return r.text(JSONString, t), nil
 	case json.Number:
-		return r.text(jsonLiteral, t.String()), nil
+		return r.text(JSONLiteral, t.String()), nil
 	case bool:
-		return r.text(jsonLiteral, strconv.FormatBool(t)), nil
+		return r.text(JSONLiteral, strconv.FormatBool(t)), nil
 	case nil:
-		return r.text(jsonLiteral, "null"), nil
+		return r.text(JSONLiteral, "null"), nil
 	}
-	return jsonNode{}, errors.New("unexpected token")
+	return JSONNode{}, errors.New("unexpected token")
 }
 
 // text is a string or literal within the budget: a string is made safe to
@@ -145,10 +146,10 @@ func (r *jsonReader) value(depth int) (jsonNode, error) {
 // (sanitising a megabyte on every refresh of the page would cost more
 // than all the rest of it), and what is left out is then counted in the
 // characters as written.
-func (r *jsonReader) text(kind, s string) jsonNode {
-	clean := ask.Display
-	if kind == jsonString {
-		clean = ask.DisplayBlock
+func (r *jsonReader) text(kind, s string) JSONNode {
+	clean := Display
+	if kind == JSONString {
+		clean = DisplayBlock
 	}
 	total := -1
 	if limit := 4*r.left + 64; len(s) > limit { // a character is at most 4 bytes
@@ -160,7 +161,7 @@ func (r *jsonReader) text(kind, s string) jsonNode {
 	}
 	s = clean(s)
 	n := utf8.RuneCountInString(s)
-	node := jsonNode{Kind: kind, Text: s, Block: kind == jsonString && (n > blockChars || strings.Contains(s, "\n"))}
+	node := JSONNode{Kind: kind, Text: s, Block: kind == JSONString && (n > blockChars || strings.Contains(s, "\n"))}
 	if total >= 0 {
 		shown := min(n, r.left)
 		r.left, r.cut = 0, true
@@ -173,67 +174,67 @@ func (r *jsonReader) text(kind, s string) jsonNode {
 	return node
 }
 
-func (r *jsonReader) object(depth int) (jsonNode, error) {
-	node := jsonNode{Kind: jsonObject}
+func (r *jsonReader) object(depth int) (JSONNode, error) {
+	node := JSONNode{Kind: JSONObject}
 	for r.dec.More() {
 		tok, err := r.dec.Token()
 		if err != nil {
-			return jsonNode{}, err
+			return JSONNode{}, err
 		}
 		key, _ := tok.(string)
 		if spent, err := r.spent(&node); spent || err != nil {
 			if err != nil {
-				return jsonNode{}, err
+				return JSONNode{}, err
 			}
 			continue
 		}
-		key = ask.Display(key)
+		key = Display(key)
 		if k := []rune(key); len(k) > maxKeyChars {
 			key = string(k[:maxKeyChars]) + "…"
 		}
 		r.take(utf8.RuneCountInString(key))
 		v, err := r.value(depth + 1)
 		if err != nil {
-			return jsonNode{}, err
+			return JSONNode{}, err
 		}
-		node.Fields = append(node.Fields, jsonField{Key: key, Value: v})
+		node.Fields = append(node.Fields, JSONField{Key: key, Value: v})
 	}
 	if _, err := r.dec.Token(); err != nil { // the closing }
-		return jsonNode{}, err
+		return JSONNode{}, err
 	}
 	if len(node.Fields) == 0 && node.Left == 0 {
-		return jsonNode{Kind: jsonLiteral, Text: "{}"}, nil
+		return JSONNode{Kind: JSONLiteral, Text: "{}"}, nil
 	}
 	return node, nil
 }
 
-func (r *jsonReader) array(depth int) (jsonNode, error) {
-	node := jsonNode{Kind: jsonArray}
+func (r *jsonReader) array(depth int) (JSONNode, error) {
+	node := JSONNode{Kind: JSONArray}
 	for r.dec.More() {
 		if spent, err := r.spent(&node); spent || err != nil {
 			if err != nil {
-				return jsonNode{}, err
+				return JSONNode{}, err
 			}
 			continue
 		}
 		v, err := r.value(depth + 1)
 		if err != nil {
-			return jsonNode{}, err
+			return JSONNode{}, err
 		}
 		node.Items = append(node.Items, v)
 	}
 	if _, err := r.dec.Token(); err != nil { // the closing ]
-		return jsonNode{}, err
+		return JSONNode{}, err
 	}
 	if len(node.Items) == 0 && node.Left == 0 {
-		return jsonNode{Kind: jsonLiteral, Text: "[]"}, nil
+		return JSONNode{Kind: JSONLiteral, Text: "[]"}, nil
 	}
 	return node, nil
 }
 
 // spent reports whether the budget is spent; then it reads past the next
 // value of n, an object or array, and counts it as left out.
-func (r *jsonReader) spent(n *jsonNode) (bool, error) {
+func (r *jsonReader) spent(n *JSONNode) (bool, error) {
 	if r.left > 0 {
 		return false, nil
 	}
@@ -243,8 +244,8 @@ func (r *jsonReader) spent(n *jsonNode) (bool, error) {
 	return true, r.dec.Decode(&raw)
 }
 
-// digits writes n with its thousands grouped, for a person: 1,048,576.
-func digits(n int) string {
+// GroupDigits writes n with its thousands grouped, for a person: 1,048,576.
+func GroupDigits(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
 		s = s[:i] + "," + s[i:]

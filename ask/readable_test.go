@@ -1,19 +1,19 @@
-package inbox
+package ask
 
 import (
 	"strings"
 	"testing"
 )
 
-// flat writes a jsonNode back as one line, to compare with what a test
+// flat writes a JSONNode back as one line, to compare with what a test
 // expects: keys in the order shown, strings quoted, what was left out as
 // "+N".
-func flat(n jsonNode) string {
+func flat(n JSONNode) string {
 	var b strings.Builder
-	var walk func(jsonNode)
-	walk = func(n jsonNode) {
+	var walk func(JSONNode)
+	walk = func(n JSONNode) {
 		switch n.Kind {
-		case jsonObject:
+		case JSONObject:
 			b.WriteString("{")
 			for i, f := range n.Fields {
 				if i > 0 {
@@ -22,7 +22,7 @@ func flat(n jsonNode) string {
 				b.WriteString(f.Key + ": ")
 				walk(f.Value)
 			}
-		case jsonArray:
+		case JSONArray:
 			b.WriteString("[")
 			for i, it := range n.Items {
 				if i > 0 {
@@ -30,7 +30,7 @@ func flat(n jsonNode) string {
 				}
 				walk(it)
 			}
-		case jsonString:
+		case JSONString:
 			b.WriteString(`"` + n.Text + `"`)
 			if n.Block {
 				b.WriteString("(block)")
@@ -39,12 +39,12 @@ func flat(n jsonNode) string {
 			b.WriteString(n.Text)
 		}
 		if n.Left > 0 {
-			b.WriteString(" +" + digits(n.Left))
+			b.WriteString(" +" + GroupDigits(n.Left))
 		}
 		switch n.Kind {
-		case jsonObject:
+		case JSONObject:
 			b.WriteString("}")
-		case jsonArray:
+		case JSONArray:
 			b.WriteString("]")
 		}
 	}
@@ -52,7 +52,7 @@ func flat(n jsonNode) string {
 	return b.String()
 }
 
-func TestReadableJSON(t *testing.T) {
+func TestReadJSON(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		budget   int
@@ -78,7 +78,7 @@ func TestReadableJSON(t *testing.T) {
 			strings.Repeat("[", 8) + "[[[[]]]]" + strings.Repeat("]", 8), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, cut, ok := readableJSON([]byte(tc.in), tc.budget)
+			root, cut, ok := ReadJSON([]byte(tc.in), tc.budget)
 			if !ok {
 				t.Fatalf("%s: not read as JSON", tc.in)
 			}
@@ -88,16 +88,51 @@ func TestReadableJSON(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{``, `{"a":`, `{"a":1} {"b":2}`, `not json`, `{"a":1]`} {
-		if _, _, ok := readableJSON([]byte(bad), 100); ok {
+		if _, _, ok := ReadJSON([]byte(bad), 100); ok {
 			t.Errorf("%q read as one JSON value", bad)
 		}
 	}
 }
 
-func TestDigits(t *testing.T) {
+func TestGroupDigits(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 32000: "32,000", 1048576: "1,048,576", -1234: "-1,234"} {
-		if got := digits(n); got != want {
-			t.Errorf("digits(%d) = %q, want %q", n, got, want)
+		if got := GroupDigits(n); got != want {
+			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestOutline: the text layout a terminal shows keeps the card's: fields
+// in the order written, a file's content as its lines under its key, a
+// long string on lines of its own, items numbered, and what the budget
+// left out said.
+func TestOutline(t *testing.T) {
+	long := strings.Repeat("word ", 15)
+	for _, tc := range []struct {
+		name, in string
+		budget   int
+		want     string
+	}{
+		{"a file write", `{"path":"notes/plan.md","content":"# Plan\n\nStep one.\n  indented\n"}`, 1000,
+			"path: notes/plan.md\ncontent:\n  # Plan\n\n  Step one.\n    indented\n"},
+		{"a long line on its own", `{"command":"` + long + `","timeout":30}`, 1000,
+			"command:\n  " + long + "\ntimeout: 30"},
+		{"nested and numbered", `{"edits":[{"old":"a","new":"b\nc"},"x"],"opts":{"dry":true},"e":"","n":null}`, 1000,
+			"edits:\n  1. old: a\n     new:\n       b\n       c\n  2. x\nopts:\n  dry: true\ne: \"\"\nn: null"},
+		{"a string alone", `"one\ntwo"`, 1000, "one\ntwo"},
+		{"escapes decoded, then made safe", `{"a":"x\u001b[2Jy\u202ez"}`, 1000, "a: xyz"},
+		{"what the budget left out", `{"a":"0123456789","b":1,"c":2}`, 5, "a: 0123… and 6 more characters\n… and 2 more fields"},
+		{"items left out", `["aa","bb","cc","dd"]`, 4, "1. aa\n2. bb\n… and 2 more items"},
+		{"one field left out", `{"a":"xx","b":1}`, 3, "a: xx\n… and 1 more field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, _, ok := ReadJSON([]byte(tc.in), tc.budget)
+			if !ok {
+				t.Fatalf("%s: not read as JSON", tc.in)
+			}
+			if got := root.Outline(); got != tc.want {
+				t.Errorf("%s\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+		})
 	}
 }

@@ -1,0 +1,230 @@
+package telegram
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/askuser/askuser/internal/channel"
+)
+
+// apiError is a failed Bot API call, its text redacted.
+type apiError struct {
+	method string
+	// code is the Bot API's error_code (the HTTP status); 0 when no
+	// answer came.
+	code int
+	text string
+	// retry is how long Telegram asked to wait (a 429).
+	retry time.Duration
+	// refused says a retry will not help (a bad token, a chat the bot
+	// cannot write to, a request Telegram will never take).
+	refused bool
+}
+
+func (e *apiError) Error() string { return e.method + ": " + e.text }
+
+// Unwrap makes a refusal channel.ErrRefused, so the relay waits long
+// before trying again.
+func (e *apiError) Unwrap() error {
+	if e.refused {
+		return channel.ErrRefused
+	}
+	return nil
+}
+
+// is reports whether err is a Bot API error whose description holds s
+// ("message is not modified", "message to edit not found").
+func is(err error, s string) bool {
+	var ae *apiError
+	return errors.As(err, &ae) && strings.Contains(ae.text, s)
+}
+
+// gate keeps Telegram's rate limits: after a 429, the method is not
+// called again before its retry_after is up.
+type gate struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+func (g *gate) hold(method string, d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := time.Now().Add(d); t.After(g.until[method]) {
+		g.until[method] = t
+	}
+}
+
+// left is how long method must still wait.
+func (g *gate) left(method string) time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return time.Until(g.until[method])
+}
+
+// wait waits out method's rate limit when it ends within most; a longer
+// one is an error at once.
+func (g *gate) wait(ctx context.Context, method string, most time.Duration) error {
+	left := g.left(method)
+	if left <= 0 {
+		return nil
+	}
+	if left > most {
+		return &apiError{method: method, code: http.StatusTooManyRequests, retry: left,
+			text: fmt.Sprintf("rate limited by Telegram for another %s", left.Round(time.Second))}
+	}
+	return sleep(ctx, left)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// do makes one call of method through the library: after its rate limit,
+// bounded by Timings.Call, its error classified and redacted.
+func (c *Channel) do(ctx context.Context, method string, call func(context.Context) error) error {
+	if err := c.gate.wait(ctx, method, c.t.InlineWait); err != nil {
+		return c.classify(method, err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.t.Call)
+	defer cancel()
+	return c.classify(method, call(cctx))
+}
+
+// libraryErrors are the library's sentinels, each wrapped as "<sentinel>,
+// <Telegram's description>", with the status they stand for.
+var libraryErrors = []struct {
+	err  error
+	code int
+}{
+	{bot.ErrorBadRequest, http.StatusBadRequest},
+	{bot.ErrorUnauthorized, http.StatusUnauthorized},
+	{bot.ErrorForbidden, http.StatusForbidden},
+	{bot.ErrorNotFound, http.StatusNotFound},
+	{bot.ErrorConflict, http.StatusConflict},
+}
+
+// classify turns a library (or transport) error into an apiError.
+func (c *Channel) classify(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	// A proxy's error page can be long: the first few lines say enough.
+	text := strings.TrimPrefix(err.Error(), "error do request for method "+method+", ")
+	e := &apiError{method: method, text: channel.Cut(c.redact(text), 300)}
+	var tm *bot.TooManyRequestsError
+	switch {
+	case errors.As(err, &tm):
+		e.code, e.retry = http.StatusTooManyRequests, time.Duration(max(tm.RetryAfter, 1))*time.Second
+		c.gate.hold(method, e.retry)
+	case errors.Is(err, context.DeadlineExceeded):
+		e.text = fmt.Sprintf("no answer within %s", c.t.Call)
+	}
+	for _, le := range libraryErrors {
+		if errors.Is(err, le.err) {
+			e.code = le.code
+			e.text = strings.TrimPrefix(e.text, le.err.Error()+", ")
+		}
+	}
+	e.refused = e.code == http.StatusBadRequest || e.code == http.StatusUnauthorized ||
+		e.code == http.StatusForbidden || e.code == http.StatusNotFound
+	switch e.code {
+	case http.StatusUnauthorized:
+		e.text = "Telegram refused TELEGRAM_BOT_TOKEN (" + e.text + "): copy the token again from @BotFather"
+	case http.StatusNotFound:
+		e.text = "the Bot API answered Not Found: check ASKUSER_TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN"
+	}
+	return e
+}
+
+// redact makes text from the platform (or a proxy) fit to show: no
+// secret, on one line.
+func (c *Channel) redact(s string) string {
+	return strings.Join(strings.Fields(channel.Redact(s, c.cfg.Secrets()...)), " ")
+}
+
+// allowedUpdates are the updates the channel reads: presses and replies.
+var allowedUpdates = []string{"message", "callback_query"}
+
+// maxUpdatesBytes bounds one getUpdates answer (100 updates).
+const maxUpdatesBytes = 16 << 20
+
+// getUpdates makes one long poll of up to wait (whole seconds; 0 returns
+// at once). It is this package's own call, not the library's: the
+// library confirms updates before they are handled and does not keep
+// retry_after. A poll with no answer Grace after wait is abandoned.
+func (c *Channel) getUpdates(ctx context.Context, offset int64, wait time.Duration) ([]models.Update, error) {
+	const method = "getUpdates"
+	body, _ := json.Marshal(map[string]any{"offset": offset, "timeout": int(wait / time.Second), "allowed_updates": allowedUpdates})
+	pctx, cancel := context.WithTimeout(ctx, wait+c.t.Grace)
+	defer cancel()
+	req, err := http.NewRequestWithContext(pctx, http.MethodPost, c.base+"/bot"+c.token+"/"+method, bytes.NewReader(body))
+	if err != nil {
+		return nil, &apiError{method: method, text: c.redact(err.Error())}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		text := c.redact(err.Error())
+		if pctx.Err() != nil && ctx.Err() == nil {
+			text = fmt.Sprintf("the long poll went silent: no answer within its timeout (%s) + %s; abandoned", wait, c.t.Grace)
+		}
+		return nil, &apiError{method: method, text: text}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxUpdatesBytes))
+	if err != nil {
+		return nil, &apiError{method: method, code: resp.StatusCode, text: "reading the answer: " + c.redact(err.Error())}
+	}
+	var r struct {
+		OK          bool            `json:"ok"`
+		Result      []models.Update `json:"result"`
+		ErrorCode   int             `json:"error_code"`
+		Description string          `json:"description"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &apiError{method: method, code: resp.StatusCode,
+			text: fmt.Sprintf("answered %s, not the Bot API's JSON: %s", resp.Status, channel.Cut(c.redact(string(data)), 200))}
+	}
+	if !r.OK {
+		e := &apiError{method: method, code: r.ErrorCode, text: c.redact(r.Description)}
+		if r.ErrorCode == http.StatusTooManyRequests {
+			e.retry = time.Duration(max(retryAfter(data), 1)) * time.Second
+			c.gate.hold(method, e.retry)
+		}
+		return nil, e
+	}
+	return r.Result, nil
+}
+
+// retryAfter reads parameters.retry_after from an error answer.
+func retryAfter(data []byte) int {
+	var r struct {
+		Parameters struct {
+			RetryAfter int `json:"retry_after"`
+		} `json:"parameters"`
+	}
+	_ = json.Unmarshal(data, &r)
+	return r.Parameters.RetryAfter
+}
