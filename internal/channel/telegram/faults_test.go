@@ -318,3 +318,36 @@ func waitLog(t *testing.T, rg *rig, want string) {
 		}
 	}
 }
+
+// A 429 longer than the channel waits for itself fails with an error that
+// says when Telegram lets askuser call again (retry_after), so the relay
+// tries then; a call before then is not made, and says the same.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t, testTimings, func(rg *rig) { rg.srv.RateLimit("sendMessage", 8) })
+	ref := channel.Ref(`{"chat":-100500,"msg":1}`)
+	before := time.Now()
+	err := rg.ch.Reply(context.Background(), ref, "The agent went on.")
+	at, ok := channel.RetryAt(err)
+	if !ok || at.Before(before.Add(8*time.Second)) || at.After(time.Now().Add(8*time.Second)) {
+		t.Fatalf("the 429 asking for 8 s gave %v (retry at %v, %v after the call)", err, at, at.Sub(before))
+	}
+	again := rg.ch.Reply(context.Background(), ref, "The agent went on.")
+	if at2, _ := channel.RetryAt(again); at2.Sub(at).Abs() > 50*time.Millisecond || len(rg.srv.Calls("sendMessage")) != 1 {
+		t.Errorf("a second reply before then: %v (retry at %v), %d calls", again, at2, len(rg.srv.Calls("sendMessage")))
+	}
+}
+
+// A set sent again after askuser restarted mid-send says so on its
+// message, since an earlier copy may have reached the chat.
+func TestResentSetSaysSo(t *testing.T) {
+	rg := newRig(t, testTimings)
+	s := channel.Set{Key: channel.Key("", "ask_again"), Rev: 1, Title: "askuser ask", Resent: true,
+		Request: ask.Request{ID: "ask_again", Questions: []ask.Question{dbQuestion}}}
+	if _, err := rg.ch.Send(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	m := rg.message("sent again", func(m telegramfake.Message) bool { return strings.Contains(m.Text, "Database") })
+	if !strings.Contains(m.Text, channel.ResentNote) {
+		t.Errorf("the message does not say it was sent again:\n%s", m.Text)
+	}
+}
