@@ -168,13 +168,8 @@ func TestInboxPageAnswersHookMCPAndAsk(t *testing.T) {
 	browser := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	get := func(u string) string {
 		t.Helper()
-		res, err := browser.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return string(b)
+		body, _ := inboxGet(t, browser, u)
+		return body
 	}
 	get(printed)
 	// pageOf is the page a set's message links to, and the set's page as

@@ -81,29 +81,15 @@ func TestChatLinksCarryNoToken(t *testing.T) {
 		t.Errorf("the notification links to %q, want %q", note, link[1])
 	}
 	// A browser that never opened the printed URL is told to.
-	res, err := http.Get(link[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "Open the URL askuser serve printed") {
-		t.Errorf("the link in a new browser: %d %s", res.StatusCode, body)
+	if body, code := inboxGet(t, http.DefaultClient, link[1]); code != http.StatusForbidden || !strings.Contains(body, "Open the URL askuser serve printed") {
+		t.Errorf("the link in a new browser: %d %s", code, body)
 	}
 	// One that did opens the page.
 	jar, _ := cookiejar.New(nil)
 	browser := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	if res, err = browser.Get(printed); err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res, err = browser.Get(link[1]); err != nil {
-		t.Fatal(err)
-	}
-	body, _ = io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "Which database should we use?") {
-		t.Errorf("the link in a browser that opened serve's URL: %d %.300s", res.StatusCode, body)
+	inboxGet(t, browser, printed)
+	if body, code := inboxGet(t, browser, link[1]); code != http.StatusOK || !strings.Contains(body, "Which database should we use?") {
+		t.Errorf("the link in a browser that opened serve's URL: %d %.300s", code, body)
 	}
 	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
 	if code := run.exit(t); code != 0 {

@@ -447,12 +447,7 @@ func TestSlackAnswersASuspendedRun(t *testing.T) {
 	r := newSlackRig(t)
 	script := r.file(t, "db.yaml", dbSlackScript)
 	r.fake.Fail("chat.postMessage", 2, 503)
-	first := startBackground(t, r.env, "serve")
-	waitErr(t, first, "serving chat channels: slack")
-	run := startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
-	if code := run.exit(t); code != 6 {
-		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
-	}
+	first, run := r.suspendUnderServe(t, script)
 	m := r.message(t, "Which database should we use?")
 	if calls := r.fake.Calls("chat.postMessage"); len(calls) != 3 || calls[0].Status != 503 || calls[1].Status != 503 {
 		t.Errorf("chat.postMessage calls: %+v; want two failures, then the message", calls)
@@ -486,6 +481,20 @@ func TestSlackAnswersASuspendedRun(t *testing.T) {
 		t.Error("the journal does not name alice on Slack")
 	}
 	r.noTokens(t, first.stderr.String(), second.stderr.String(), run.stdout.String(), run.stderr.String())
+}
+
+// suspendUnderServe starts askuser serve holding Slack, then a run of
+// script asking through Slack, and waits until the run stops to wait
+// (exit 6); it returns both.
+func (r *slackRig) suspendUnderServe(t *testing.T, script string) (serve, run *bgAskuser) {
+	t.Helper()
+	serve = startBackground(t, r.env, "serve")
+	waitErr(t, serve, "serving chat channels: slack")
+	run = startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
+	if code := run.exit(t); code != 6 {
+		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
+	}
+	return serve, run
 }
 
 // A message the person deleted: the set is answered on the inbox page
@@ -539,12 +548,7 @@ func TestSlackFindsTheMessageAKilledServeSent(t *testing.T) {
 	r := newSlackRigOf(t, slackfake.Config{Scopes: "chat:write,channels:history"})
 	script := r.file(t, "db.yaml", dbSlackScript)
 	r.fake.Stall("chat.postMessage")
-	first := startBackground(t, r.env, "serve")
-	waitErr(t, first, "serving chat channels: slack")
-	run := startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
-	if code := run.exit(t); code != 6 {
-		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
-	}
+	first, _ := r.suspendUnderServe(t, script)
 	m := r.message(t, "Which database should we use?")
 	r.waitFile(t, filepath.Join(r.state, "relay", "*.json"), `"sending":`)
 	_ = first.cmd.Process.Kill()
