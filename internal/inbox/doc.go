@@ -6,7 +6,11 @@
 // An answer given in the inbox goes to the set's answer mailbox, as an
 // answer given in a chat channel does: a run that waits on the set there
 // (--frontend inbox) takes it, and otherwise askuser resume runs in the
-// background and takes it. Pages are rendered by html/template from
+// background and takes it, tried again (at most three times in all) when
+// it ended without taking it (retry.go). The sets that askuser ask, mcp
+// and hook ask through the inbox or a channel, which have no session, are
+// listed too while their process waits, and answered on a page of their
+// own the same way (asked.go). Pages are rendered by html/template from
 // embedded templates, with embedded CSS and JavaScript, and kept live by
 // server-sent events.
 //
