@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/askuser/askuser/internal/fakeprovider"
+	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
 // binDir holds the askuser binary built once for this test run.
@@ -40,7 +41,7 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	binDir = dir
-	return m.Run()
+	return pgtest.Run(m) // m.Run, then stop the PostgreSQL the team store's tests started
 }
 
 // askuserBin is the path of the binary under test.

@@ -185,7 +185,8 @@ func (p *plainPrompt) parse(st *promptState, s string) (a ask.Answer, problem st
 	if s == "" {
 		return p.empty(st)
 	}
-	if st.q.MultiSelect && strings.EqualFold(s, "none") {
+	// An option labelled "None" is the person's pick, not "(none)".
+	if st.q.MultiSelect && strings.EqualFold(s, "none") && st.q.LabelIndex(s) < 0 {
 		a, err = st.answer() // nothing is ticked: skipped
 		return a, "", err
 	}

@@ -3,7 +3,9 @@
 package frontend
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +176,56 @@ func TestRaceSurveyPlain(t *testing.T) {
 	if raw := r.tm.Screen.Raw(); strings.Contains(raw, "\x1b") {
 		t.Errorf("plain mode wrote an escape sequence: %q", raw)
 	}
+}
+
+// TestRaceSurveyClaimOutlivesBrokenScreen: once the terminal has claimed
+// the set, the browser is withdrawn and told the terminal's answer won,
+// so that answer must be the set's answer even when the confirmation
+// line cannot be written (the screen went away just after the pick): the
+// race returns it rather than an error that would lose it.
+func TestRaceSurveyClaimOutlivesBrokenScreen(t *testing.T) {
+	tm := termtest.New(t, 80, 24)
+	screenR, screenW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer screenW.Close()
+	s := NewSurvey(tm.TTY, screenW)
+	off := false
+	s.Color = &off
+	var where string
+	var won []ask.Answer
+	browser := funcFE{conc: true, ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		<-ctx.Done()
+		where, won, _ = ask.ClaimerOf(ctx).Winner()
+		return nil, ask.CtxErr(ctx)
+	}}
+	r := &raceRun{tm: tm, done: make(chan surveyResult, 1)}
+	go func() {
+		a, err := NewRace(Racer{"survey", s}, Racer{"web", browser}).Ask(bounded(t), oneQuestion(databaseQuestion()))
+		r.done <- surveyResult{a, err}
+	}()
+	// Read the first frame whole, then take the screen away: the next
+	// write to it fails.
+	var drawn []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(drawn, []byte("esc cancel")) {
+		n, err := screenR.Read(buf)
+		if err != nil {
+			t.Fatalf("reading the screen: %v (read %q)", err, drawn)
+		}
+		drawn = append(drawn, buf[:n]...)
+	}
+	screenR.Close()
+	tm.WaitRaw()
+	tm.Send("1") // MongoDB
+	res := r.finish(t)
+	if res.err != nil {
+		t.Fatalf("the race lost the terminal's claimed answer: %v", res.err)
+	}
+	checkPicked(t, res.answers, "MongoDB")
+	if where != "at the terminal" {
+		t.Errorf("the browser was told it was answered %q, want at the terminal", where)
+	}
+	checkPicked(t, won, "MongoDB")
 }

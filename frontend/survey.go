@@ -117,9 +117,10 @@ func (s *Survey) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error)
 			confirm = append(confirm, wrapLine(confirmation(a), t.width(), nil, line{{"  ", ""}})...)
 		}
 	}
-	if err := t.scr.print(confirm); err != nil {
-		return nil, fmt.Errorf("terminal prompt: %w", err)
-	}
+	// The claim made these the set's answers, and any other frontend of
+	// the race was told so: a screen that can no longer show them (it
+	// went away just after the pick) must not lose them.
+	_ = t.scr.print(confirm)
 	return answers, nil
 }
 

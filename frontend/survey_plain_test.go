@@ -22,6 +22,8 @@ func TestSurveyPlain(t *testing.T) {
 	db, feat := databaseQuestion(), featuresQuestion()
 	noDefault := ask.Question{Question: "Which package manager?", Header: "Packages",
 		Options: []ask.Option{{Label: "npm", Description: "Comes with Node"}, {Label: "Yarn", Description: "Workspaces"}}}
+	withNone := ask.Question{Question: "Which extras?", Header: "Extras", MultiSelect: true,
+		Options: []ask.Option{{Label: "Docker", Description: "A Dockerfile"}, {Label: "None", Description: "No extras"}}}
 	for _, tc := range []struct {
 		name   string
 		q      ask.Question
@@ -42,6 +44,7 @@ func TestSurveyPlain(t *testing.T) {
 		{"numbers", feat, []string{"4, 1"}, person(feat, []string{"TypeScript", "Tailwind CSS"}, ""), ""},
 		{"numbers and Other", feat, []string{"2 5", "Biome"}, person(feat, []string{"ESLint + Prettier"}, "Biome"), ""},
 		{"none", feat, []string{"none"}, person(feat, nil, ""), ""},
+		{"a label none picks its option", withNone, []string{"none"}, person(withNone, []string{"None"}, ""), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

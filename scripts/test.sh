@@ -6,9 +6,9 @@
 # every test: go test ./... (arguments are passed on,
 # e.g. scripts/test.sh -run TestScripts -count=1).
 #
-# Where a client cannot be installed here (no node/npm, no registry) or
-# Chromium is missing, it says which tests will be skipped and how to run
-# them; under CI=true those tests fail instead of skipping.
+# Where a client cannot be installed here (no node/npm, no registry), or
+# Chromium or PostgreSQL is missing, it says which tests will be skipped and
+# how to run them; under CI=true those tests fail instead of skipping.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,9 @@ else
 fi
 if ! command -v chromium >/dev/null 2>&1; then
   echo "test.sh: chromium not found: the browser tests of the web card will be skipped; install it with: sudo apt-get install -y chromium" >&2
+fi
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+  echo "test.sh: PostgreSQL not found: the team store's tests (--store postgres://…) will be skipped; install it with: sudo apt-get install -y postgresql" >&2
 fi
 
 exec go test "$@" ./...

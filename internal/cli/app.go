@@ -27,6 +27,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // Version is set at build time with
@@ -51,12 +52,16 @@ func version() string {
 type env struct {
 	ios    *iostreams.IOStreams
 	getenv func(string) string
+	// stores are the command's session stores, by state directory and
+	// team store (sessionStore), closed when it ends.
+	stores map[string]*session.Store
 }
 
 // Run runs askuser with args and returns the process exit code. No os.Exit
 // happens outside main.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := &env{ios: iostreams.New(stdin, stdout, stderr), getenv: os.Getenv}
+	defer e.closeStores()
 	defer func() {
 		// A bug must not exit 2 (Go's code for a panic), which the table
 		// gives to usage errors: it is an unexpected failure.

@@ -37,7 +37,7 @@ result) when --frontend stdio names it, and to descriptor N with --protocol-fd N
 			onTimeoutFlag("after --timeout: error (exit 7) or auto (take the recommended options, marked as such)", ask.PolicyError, ask.PolicyAuto),
 			&cli.StringFlag{Name: "id", Category: catAsking, Usage: "question set `ID` used on JSON lines (default: generated)"},
 			protocolFDFlag(false),
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		),
 		Action: func(c *cli.Context) error { return runAsk(c, e) },
 	}

@@ -29,7 +29,7 @@ const feElicit = "elicit"
 // carries MCP, or the hook event), so stdio is not offered and the person
 // is reached at /dev/tty.
 func bridgeFlags(a asking, server bool) []cli.Flag {
-	return append(frontendFlags(a), stateDirFlag(),
+	return append(frontendFlags(a), stateDirFlag(), storeFlag(),
 		askTimeoutFlag(server),
 		onTimeoutFlag("when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)",
 			ask.PolicyError, ask.PolicyAuto),

@@ -25,7 +25,7 @@ told you declined to answer, with your reason, and carries on without the answer
 ID may be a prefix only it has.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "reason", Usage: "why you decline, in a sentence; the model reads it (cleaned, at most 500 characters)"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		},
 		Action: func(c *cli.Context) error { return runCancel(c, e) },
 	}
@@ -35,7 +35,11 @@ func runCancel(c *cli.Context, e *env) error {
 	if c.NArg() != 1 || c.Args().First() == "" {
 		return usageErrorf("cancel takes one session id, got %d arguments (askuser sessions --waiting lists the waiting ones)", c.NArg())
 	}
-	sess, err := openSession(sessionStore(c, e), c.Args().First())
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
+	sess, err := openSession(store, c.Args().First())
 	if err != nil {
 		return err
 	}
@@ -54,7 +58,7 @@ func runCancel(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	postDeclines(sessionStore(c, e), string(sess.Meta.ID), sum.Questions, c.String("reason"))
+	postDeclines(store, string(sess.Meta.ID), sum.Questions, c.String("reason"))
 	fmt.Fprintf(e.ios.ErrOut, "askuser: cancelled session %s: declined %s; if it is resumed (askuser resume %s), the model is told you declined to answer\n",
 		sess.Meta.ID, declinedWhat(declined, sum.Questions), sess.Meta.ID)
 	return nil

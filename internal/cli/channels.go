@@ -238,6 +238,12 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
 		return // serve runs: a set outside a session is listed on its first page
 	}
+	if b := p.store.Backend; b != nil {
+		// No serve here, but one on any machine of the team store shows
+		// it: this process cannot know of those.
+		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", b.Where(""))
+		return
+	}
 	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 }
 

@@ -67,7 +67,11 @@ func (s *frontendSpec) readPlace(c *cli.Context, e *env) error {
 	if !relayMembers(s.names) {
 		return nil
 	}
-	s.place.store, s.place.errOut = sessionStore(c, e), e.ios.ErrOut
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
+	s.place.store, s.place.errOut = store, e.ios.ErrOut
 	if c.Bool(flagRelayDefer) {
 		// askuser serve's background resume: serve sends the sets.
 		s.place.deferAll = true

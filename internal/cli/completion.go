@@ -280,7 +280,11 @@ func sessionIDs(words []string, e *env, waiting bool) []string {
 	if dir == "" {
 		dir = e.getenv("ASKUSER_STATE_DIR")
 	}
-	list, err := sessionStoreIn(dir, e).List()
+	store, err := sessionStoreAt(dir, e.getenv(storeEnv), storeEnv, e)
+	if err != nil {
+		return nil
+	}
+	list, err := store.List()
 	if err != nil {
 		return nil
 	}

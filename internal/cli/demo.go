@@ -69,7 +69,8 @@ func runDemo(c *cli.Context, e *env) error {
 // with a small MCP file server in it (this binary, askuser __demo-files),
 // whose listing runs freely and whose writes are asked for approval.
 func demoSetup(c *cli.Context, e *env) ([]string, error) {
-	dir := filepath.Join(sessionStore(c, e).Dir, "demo")
+	state, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
+	dir := filepath.Join(stateDirOr(state, e), "demo")
 	if err := statefile.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("demo: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
 	}

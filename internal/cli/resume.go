@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/askuser/askuser/ask"
 )
 
 func resumeCommand(e *env) *cli.Command {
@@ -18,8 +20,19 @@ from exactly where it stopped. The tool result tells the model the answer came l
 and from whom. ID may be a prefix only it has. Without ID: the most recent session
 waiting on a question in this directory (it says which on stderr). At a terminal the
 original request, when each question was asked and by which agent, and what the agent
-last said are shown before the question.`,
-		Flags:  append(withoutFlags(runFlags(), "input-format"), relayResumeFlags()...), // resume answers the pending questions only
+last said are shown before the question.
+
+With --wait it blocks until the pending questions are answered elsewhere — on the page
+of askuser serve, in a chat channel it holds, by another askuser — and then continues:
+it asks through the inbox (unless --frontend says otherwise), holding the session so that
+no askuser serve resumes it meanwhile. An answer already given is taken at once. A CI job
+can park on it, or a later job pick up a session an earlier one suspended. With a team
+store (--store) the answer may come from any machine, and wakes it at once; in the state
+directory's files it is looked for ten times a second. --timeout bounds each wait: when
+it passes, askuser exits 7 and the session still waits.`,
+		Flags: append(append(withoutFlags(runFlags(), "input-format"), relayResumeFlags()...), // resume answers the pending questions only
+			&cli.BoolFlag{Name: "wait", Category: catAsking, Usage: "block until the pending questions are answered elsewhere (the inbox, a chat channel, another machine), then continue"},
+			&cli.DurationFlag{Name: "timeout", Category: catTimeouts, Usage: "with --wait: stop waiting after `DURATION` (exit 7); the session still waits"}),
 		Action: func(c *cli.Context) error { return runResume(c, e) },
 	}
 }
@@ -33,6 +46,9 @@ func runResume(c *cli.Context, e *env) error {
 		// instead could answer someone else's question.
 		return usageErrorf("resume: the session id is empty; give one (askuser sessions lists them), or no argument for the most recent session waiting here")
 	}
+	if err := waitOptions(c); err != nil {
+		return err
+	}
 	o, err := readRunOptions(c, e)
 	if err != nil {
 		return err
@@ -40,11 +56,14 @@ func runResume(c *cli.Context, e *env) error {
 	if o.streamInput {
 		return usageErrorf("--input-format stream-json is for askuser run; resume answers the pending questions only")
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	id := c.Args().First()
 	if id == "" {
 		var said string
-		if id, said, err = pickWaiting(store); err != nil {
+		if id, said, err = pickWaiting(store, machineName(e)); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.ios.ErrOut, said)
@@ -88,4 +107,34 @@ func runResume(c *cli.Context, e *env) error {
 		}
 	}
 	return r.once(c.Context, nil, false)
+}
+
+// waitOptions turns --wait and --timeout into what they mean: ask
+// through the inbox (unless --frontend is given), and bound each wait as
+// --ask-timeout with --on-timeout error does (exit 7, still pending).
+func waitOptions(c *cli.Context) error {
+	if !c.Bool("wait") {
+		if c.IsSet("timeout") {
+			return usageErrorf("--timeout is for --wait; to bound each question otherwise, use --ask-timeout")
+		}
+		return nil
+	}
+	if !c.IsSet("frontend") {
+		if err := c.Set("frontend", feInbox); err != nil {
+			return err
+		}
+	}
+	if !c.IsSet("timeout") {
+		return nil
+	}
+	if c.IsSet("ask-timeout") || c.IsSet("on-timeout") {
+		return usageErrorf("give --timeout or --ask-timeout/--on-timeout with --wait, not both")
+	}
+	if c.Duration("timeout") <= 0 {
+		return usageErrorf("--timeout must be more than 0, got %s", c.Duration("timeout"))
+	}
+	if err := c.Set("ask-timeout", c.Duration("timeout").String()); err != nil {
+		return err
+	}
+	return c.Set("on-timeout", string(ask.PolicyError))
 }

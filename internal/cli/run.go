@@ -38,6 +38,7 @@ func runFlags() []cli.Flag {
 		&choiceFlag{"WHEN", &cli.StringFlag{Name: "bell", Value: "auto", Category: catTimeouts, Usage: "ring the terminal bell when a question appears: auto (after the agent worked 5s or more), always, never (env ASKUSER_BELL)"},
 			[]string{"auto", "always", "never"}},
 		&cli.StringFlag{Name: "state-dir", Category: catSession, Usage: "keep sessions under `DIR` (env ASKUSER_STATE_DIR; default $XDG_STATE_HOME/askuser)"},
+		storeFlag(catSession),
 		&cli.StringFlag{Name: "subagent-model", Category: catModel, Usage: "run sub-agents (the Task tool) on model `NAME` of the same provider (default: the run's model)"},
 		&cli.IntFlag{Name: "subagent-depth", Value: 1, Category: catModel, Usage: "how deep sub-agents (the Task tool) may nest: 1 lets the agent start sub-agents that cannot start their own"},
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -33,7 +32,10 @@ func runRun(c *cli.Context, e *env) error {
 	if err := blankPrompt(c); err != nil {
 		return err
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	var sess *session.Session
 	if c.IsSet("resume") && c.String("resume") == "" {
 		return usageErrorf("--resume: the session id is empty; give one (askuser sessions lists them), or --continue for the most recent session here")
@@ -44,7 +46,7 @@ func runRun(c *cli.Context, e *env) error {
 		}
 		if id == "" {
 			var said string
-			if id, said, err = pickLatestHere(store); err != nil {
+			if id, said, err = pickLatestHere(store, machineName(e)); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.ios.ErrOut, said)
@@ -91,7 +93,7 @@ func runRun(c *cli.Context, e *env) error {
 		meta := providerMeta(prov, spec)
 		meta.System, meta.FirstPrompt, meta.SubagentModel = o.system, prompt, subModel
 		tools.record(&meta)
-		meta.Cwd, _ = os.Getwd()
+		placeMeta(&meta, e)
 		if sess, err = store.Create(meta); err != nil {
 			return err
 		}
@@ -102,25 +104,6 @@ func runRun(c *cli.Context, e *env) error {
 		return r.streamConversation(c.Context)
 	}
 	return r.once(c.Context, &agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{Type: agentloop.BlockText, Text: prompt}}}, stdinUsed)
-}
-
-func sessionStore(c *cli.Context, e *env) *session.Store {
-	dir, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
-	return sessionStoreIn(dir, e)
-}
-
-// sessionStoreIn is the store in dir, or in the default place when dir is "".
-func sessionStoreIn(dir string, e *env) *session.Store {
-	if dir == "" {
-		if x := e.getenv("XDG_STATE_HOME"); x != "" {
-			dir = filepath.Join(x, "askuser")
-		} else if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, ".local", "state", "askuser")
-		} else {
-			dir = filepath.Join(os.TempDir(), "askuser-state")
-		}
-	}
-	return &session.Store{Dir: dir}
 }
 
 // openSession opens a session by id (or a prefix only it has). An id that

@@ -58,7 +58,7 @@ Ctrl+C stops serving; a resume under way goes on by itself.`,
 			&cli.StringFlag{Name: "listen", Usage: "serve on `ADDR` (default 127.0.0.1 and a free port; another host is reachable by others, who still need the token)"},
 			&cli.StringFlag{Name: "token-file", Usage: "keep the page's token in `FILE` (default serve.token in the state directory), so its URL works after a restart"},
 			&cli.BoolFlag{Name: "new-token", Usage: "make a new token, replacing the kept one: URLs and pages opened before stop working"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		}, channelFlags()...),
 		Action: func(c *cli.Context) error { return runServe(c, e) },
 	}
@@ -68,7 +68,10 @@ func runServe(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usageErrorf("serve takes no arguments, got %s; the state directory is --state-dir DIR", ask.Excerpt(c.Args().First()))
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	// A directory that does not exist yet is served empty; one that
 	// cannot be (a name too long, a file in the way) is said now.
 	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -90,8 +93,9 @@ func runServe(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: the page's token: %w", err)
 	}
-	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir),
-		DescribeExit: describeExit, Log: e.ios.ErrOut}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token, Open: webhooks(served)})
+	storeURL, _ := flagOrEnv(c, e, "store", storeEnv)
+	in, err := inbox.NewInbox(inbox.InboxConfig{Store: store, Answers: inboxAnswers{store}, Resume: resumeCommandFor(exe, store.Dir, storeURL),
+		DescribeExit: describeExit, Log: e.ios.ErrOut, Machine: machineName(e)}, inbox.Options{Listen: c.String("listen"), Warn: e.ios.ErrOut, Token: token, Open: webhooks(served)})
 	if errors.Is(err, inbox.ErrListenAddress) {
 		return withCode(ExitUsage, fmt.Errorf("--listen: %w", err))
 	} else if err != nil {
@@ -172,9 +176,8 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 			if err != nil {
 				return err
 			}
-			in.Resume(id, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
+			return in.Resume(id, "an answer given in "+strings.Join(x.Channels, ", ")+" by "+ask.Display(x.Outcome.By),
 				"--frontend", strings.Join(x.Channels, ","), "--"+flagRelayDefer, "--"+flagRelayThread, x.Key)
-			return nil
 		}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -216,17 +219,22 @@ func (a inboxAnswers) Live(id string, w session.Waiting) bool {
 // terminal. The environment's frontend settings are dropped, since the
 // flags say how to ask, and so is ASKUSER_NOTIFY_CMD: serve shows and
 // sends new questions itself. The id is a session.ID, made by ParseID,
-// and still goes last, after "--", so nothing in it is ever a flag.
-func resumeCommandFor(exe, stateDir string) func(id session.ID, args ...string) *exec.Cmd {
+// and still goes last, after "--", so nothing in it is ever a flag. The
+// team store, if any (storeURL), is passed in ASKUSER_STORE: a flag would
+// show its password in the process list.
+func resumeCommandFor(exe, stateDir, storeURL string) func(id session.ID, args ...string) *exec.Cmd {
 	return func(id session.ID, args ...string) *exec.Cmd {
 		argv := append([]string{"resume", "--print", "--output-format", outStreamJSON, "--state-dir", stateDir}, args...)
 		cmd := exec.Command(exe, append(argv, "--", string(id))...)
 		for _, kv := range os.Environ() {
 			switch name, _, _ := strings.Cut(kv, "="); name {
-			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED":
+			case "ASKUSER_NOTIFY_CMD", "ASKUSER_FRONTEND", "ASKUSER_ANSWERS", "ASKUSER_ON_UNANSWERED", storeEnv:
 			default:
 				cmd.Env = append(cmd.Env, kv)
 			}
+		}
+		if storeURL != "" {
+			cmd.Env = append(cmd.Env, storeEnv+"="+storeURL)
 		}
 		return cmd
 	}

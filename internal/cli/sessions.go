@@ -44,7 +44,7 @@ every match unless --limit is given.
 			&cli.BoolFlag{Name: "all", Usage: "every session, not only the 20 newest"},
 			&cli.IntFlag{Name: "limit", Usage: "show at most `N` sessions", DefaultText: "20 in the table, every one with --json"},
 			&cli.StringFlag{Name: "dir", Usage: "only sessions started in `DIR` (. for this directory)"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		},
 		Subcommands: []*cli.Command{sessionsRmCommand(e), sessionsPruneCommand(e)},
 		Action:      func(c *cli.Context) error { return listSessions(c, e) },
@@ -66,12 +66,16 @@ func listSessions(c *cli.Context, e *env) error {
 	if c.IsSet("limit") && c.Int("limit") < 1 {
 		return usageErrorf("--limit must be at least 1, got %d (--all shows every session)", c.Int("limit"))
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	list, err := store.List()
 	if err != nil {
 		return err
 	}
 	here, _ := os.Getwd()
+	machine := machineName(e)
 	dir := ""
 	if c.IsSet("dir") {
 		if dir, err = filepath.Abs(c.String("dir")); err != nil || c.String("dir") == "" {
@@ -80,7 +84,7 @@ func listSessions(c *cli.Context, e *env) error {
 	}
 	var shown []session.Summary
 	for _, s := range list {
-		if (c.Bool("waiting") && s.Status != session.StatusWaiting) || (dir != "" && !session.SameDir(s.Cwd, dir)) {
+		if (c.Bool("waiting") && s.Status != session.StatusWaiting) || (dir != "" && !isHere(s, dir, machine)) {
 			continue
 		}
 		shown = append(shown, s)
@@ -108,7 +112,7 @@ func listSessions(c *cli.Context, e *env) error {
 		fmt.Fprintln(e.ios.ErrOut, noSessionsNote(len(list), c.Bool("waiting"), dir))
 		return nil
 	}
-	writeTable(e.ios.Out, shown, list, here, time.Now())
+	writeTable(e.ios.Out, shown, list, here, machine, time.Now())
 	if hidden > 0 {
 		fmt.Fprintf(e.ios.ErrOut, "askuser: %d older session%s not shown; --all shows every one\n", hidden, plural(hidden))
 	}
@@ -130,7 +134,7 @@ func noSessionsNote(total int, waiting bool, dir string) string {
 
 // writeTable writes the listing for people: one row per session, and
 // under a waiting one what it waits on (or, cancelled, the reason).
-func writeTable(w io.Writer, list, all []session.Summary, here string, now time.Time) {
+func writeTable(w io.Writer, list, all []session.Summary, here, machine string, now time.Time) {
 	ids := shortIDs(list, all)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tAGE\tSTATUS\tDIRECTORY\tTITLE")
@@ -139,7 +143,7 @@ func writeTable(w io.Writer, list, all []session.Summary, here string, now time.
 		if s.Err != "" {
 			title = damagedNote(s)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ids[i], ago(now.Sub(s.Updated)), shortStatus(s), showDir(s.Cwd, here), clip(ask.Display(title), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ids[i], ago(now.Sub(s.Updated)), shortStatus(s), showDir(s, here, machine), clip(ask.Display(title), 60))
 		for _, line := range detailLines(s) {
 			fmt.Fprintf(tw, "\t\t\t\t  %s\n", line)
 		}
@@ -237,11 +241,16 @@ func shortIDs(list, all []session.Summary) []string {
 // showDir names a session's directory for the table: "." for the current
 // one, ~ for the home directory, "-" when unknown, long ones cut from the
 // left, where the name that tells them apart is.
-func showDir(dir, here string) string {
+func showDir(s session.Summary, here, machine string) string {
+	dir := s.Cwd
 	switch {
+	case s.Machine != "" && s.Machine != machine:
+		// Another machine's (a team store): its name, and the path as
+		// that machine knows it.
+		return clip(ask.Display(s.Machine), 20) + ":" + clipLeft(ask.Display(dir), 30)
 	case dir == "":
 		return "-"
-	case session.SameDir(dir, here):
+	case isHere(s, here, machine):
 		return "."
 	}
 	d := dir
@@ -250,11 +259,15 @@ func showDir(dir, here string) string {
 			d = filepath.Join("~", rel)
 		}
 	}
-	d = ask.Display(d)
-	if r := []rune(d); len(r) > 30 {
-		d = "…" + string(r[len(r)-29:])
+	return clipLeft(ask.Display(d), 30)
+}
+
+// clipLeft cuts s to n characters by its start, which a path can lose.
+func clipLeft(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return "…" + string(r[len(r)-n+1:])
 	}
-	return d
+	return s
 }
 
 // ago words an age for the table: "45s ago", "3m ago", "5h ago", "3d ago".

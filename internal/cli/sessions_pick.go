@@ -11,25 +11,36 @@ import (
 )
 
 // Sessions are chosen without an id by the directory they were started
-// in: a person resumes the agent of the project they stand in, never
-// another project's by accident. Every failure to choose is a usage
-// error, as an unknown id is.
+// in, on this machine: a person resumes the agent of the project they
+// stand in, never another project's, nor another machine's in a directory
+// of the same name (a team store holds every machine's), by accident.
+// Every failure to choose is a usage error, as an unknown id is.
+
+// isHere reports whether session s was started in directory here of this
+// machine (one that recorded no machine is this one's).
+func isHere(s session.Summary, here, machine string) bool {
+	return (s.Machine == "" || s.Machine == machine) && session.SameDir(s.Cwd, here)
+}
 
 // pickWaiting returns the most recent session waiting on an answer (to a
 // question or an approval) in the current directory that no process holds, and a line saying which it
 // took and what waits.
-func pickWaiting(store *session.Store) (id, said string, err error) {
+func pickWaiting(store *session.Store, machine string) (id, said string, err error) {
 	here, list, err := listHere(store)
 	if err != nil {
 		return "", "", err
 	}
 	var found *session.Summary
 	busy, elsewhere, more := 0, 0, 0
+	where := "in other directories"
 	for i, s := range list {
 		switch {
 		case s.Status != session.StatusWaiting:
-		case !session.SameDir(s.Cwd, here):
+		case !isHere(s, here, machine):
 			elsewhere++
+			if s.Machine != "" && s.Machine != machine {
+				where = "in other directories or on other machines"
+			}
 		case s.InUse:
 			busy++
 		case found == nil:
@@ -44,7 +55,7 @@ func pickWaiting(store *session.Store) (id, said string, err error) {
 			why = fmt.Sprintf("the %d session%s waiting in %s %s in use by another askuser process (asking there now)", busy, plural(busy), here, map[bool]string{true: "is", false: "are"}[busy == 1])
 		}
 		if elsewhere > 0 {
-			why += fmt.Sprintf("; %d wait%s in other directories: askuser sessions --waiting lists them, askuser resume ID answers one", elsewhere, pluralVerb(elsewhere))
+			why += fmt.Sprintf("; %d wait%s %s: askuser sessions --waiting lists them, askuser resume ID answers one", elsewhere, pluralVerb(elsewhere), where)
 		} else {
 			why += "; askuser sessions lists every session"
 		}
@@ -60,13 +71,13 @@ func pickWaiting(store *session.Store) (id, said string, err error) {
 
 // pickLatestHere returns the most recently updated session of the current
 // directory (damaged ones aside), and a line saying which it took.
-func pickLatestHere(store *session.Store) (id, said string, err error) {
+func pickLatestHere(store *session.Store, machine string) (id, said string, err error) {
 	here, list, err := listHere(store)
 	if err != nil {
 		return "", "", err
 	}
 	for _, s := range list {
-		if s.Err == "" && session.SameDir(s.Cwd, here) {
+		if s.Err == "" && isHere(s, here, machine) {
 			return s.ID, fmt.Sprintf("askuser: continuing session %s, the most recent here (%s, %s): %s",
 				s.ID, s.StatusWords(), ago(time.Since(s.Updated)), ask.Display(s.Title)), nil
 		}

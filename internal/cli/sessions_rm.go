@@ -22,7 +22,7 @@ func sessionsRmCommand(e *env) *cli.Command {
 		ArgsUsage: "ID...",
 		Description: `Deletes each session named (an id, or a prefix only it has) and its side directory.
 A session another askuser process holds (running, or asking now) is refused.`,
-		Flags:  []cli.Flag{stateDirFlag()},
+		Flags:  []cli.Flag{stateDirFlag(), storeFlag()},
 		Action: func(c *cli.Context) error { return removeSessions(c, e) },
 	}
 }
@@ -31,7 +31,10 @@ func removeSessions(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usageErrorf("sessions rm needs the ids of the sessions to delete (askuser sessions lists them)")
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	var failed []string
 	code := ExitOK
 	for _, id := range c.Args().Slice() {
@@ -72,7 +75,7 @@ days): waiting, cancelled, damaged and finished ones alike, or only finished one
 			&cli.StringFlag{Name: "older-than", Usage: "delete sessions last updated more than `AGE` ago (e.g. 7d, 36h)"},
 			&cli.BoolFlag{Name: "finished", Usage: "delete only finished sessions"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "list what would be deleted, delete nothing"},
-			stateDirFlag(),
+			stateDirFlag(), storeFlag(),
 		},
 		Action: func(c *cli.Context) error { return pruneSessions(c, e) },
 	}
@@ -89,7 +92,10 @@ func pruneSessions(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	store := sessionStore(c, e)
+	store, err := sessionStore(c, e)
+	if err != nil {
+		return err
+	}
 	list, err := store.List()
 	if err != nil {
 		return err

@@ -127,3 +127,22 @@ func TestTail(t *testing.T) {
 		t.Errorf("tail by lines = %q", got)
 	}
 }
+
+// With a team store, "here" is this directory of this machine: another
+// machine's session in a directory of the same name is not here, and is
+// listed under its machine's name.
+func TestSessionsHereIsThisMachine(t *testing.T) {
+	here := t.TempDir()
+	mine := session.Summary{Cwd: here, Machine: "laptop"}
+	theirs := session.Summary{Cwd: here, Machine: "build-7"}
+	older := session.Summary{Cwd: here} // recorded no machine: this one's
+	if !isHere(mine, here, "laptop") || isHere(theirs, here, "laptop") || !isHere(older, here, "laptop") {
+		t.Errorf("isHere: mine %v, theirs %v, older %v", isHere(mine, here, "laptop"), isHere(theirs, here, "laptop"), isHere(older, here, "laptop"))
+	}
+	if got := showDir(mine, here, "laptop"); got != "." {
+		t.Errorf("this machine's session here shows as %q", got)
+	}
+	if got := showDir(theirs, here, "laptop"); got != "build-7:"+clipLeft(here, 30) {
+		t.Errorf("another machine's session shows as %q", got)
+	}
+}

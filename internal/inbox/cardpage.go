@@ -3,6 +3,7 @@ package inbox
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -70,6 +71,8 @@ func submitted(w http.ResponseWriter, r *http.Request, v cardView, err error, ba
 	case errors.As(err, &fe):
 		refuse(w, http.StatusBadRequest, fe.Msg)
 		return
+	case errors.As(err, new(answeredBy)):
+		code, v.Flash = http.StatusConflict, err.Error()+"; your answer was not used."
 	case errors.Is(err, ErrAlreadyAnswered):
 		code, v.Flash = http.StatusConflict, "Already answered: this question set was answered before, so your answer was not used."
 	case errors.Is(err, ErrWithdrawn):
@@ -95,3 +98,17 @@ func submitted(w http.ResponseWriter, r *http.Request, v cardView, err error, ba
 	w.WriteHeader(code)
 	_, _ = w.Write([]byte(body))
 }
+
+// answeredBy is the refusal of an answer to a set another answered first
+// (in another serve, a chat channel): it says who, and when.
+type answeredBy struct {
+	by string
+	at time.Time
+}
+
+func (a answeredBy) Error() string {
+	return "Already answered by " + ask.Display(a.by) + " at " + a.at.Local().Format("15:04")
+}
+
+// Is makes errors.Is(err, ErrAlreadyAnswered) hold.
+func (a answeredBy) Is(target error) bool { return target == ErrAlreadyAnswered }

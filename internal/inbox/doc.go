@@ -44,9 +44,11 @@
 //     terminal (serve resumes with stream-json, which prints none). serve's
 //     log on standard error names sessions and answers, never the token.
 //   - A question set is answered once. A second answer gets "already
-//     answered", and nothing changes. Closing a server answers every
-//     request already made, those still in the listener's backlog too
-//     (drain.go), so an answer racing the first never meets a reset.
+//     answered" (409), naming whose answer won and when when another
+//     place (another serve on a team store, a chat channel) gave it, and
+//     nothing changes. Closing a server answers every request already
+//     made, those still in the listener's backlog too (drain.go), so an
+//     answer racing the first never meets a reset.
 //     In a race (--frontend web,survey) an answer given on the page is
 //     claimed (ask.Claimer) before it is taken: one a hair after the
 //     terminal's gets "already answered" too, and a card whose set another
@@ -54,6 +56,14 @@
 //     the terminal."), never the page's as accepted.
 //   - A request's header is at most 16 KiB, as documented (net/http's
 //     4 KiB of slop taken off MaxHeaderBytes).
+//   - A session is resumed in the background only where it can run: on
+//     the machine it ran on, in a directory that exists here, and never
+//     while a process holds it (machines.go). A team store lists every
+//     machine's sessions; one of another machine is answered here and
+//     shown as "answered — resumes on <machine> in <directory>".
+//   - The list pages: a page holds at most the page size of waiting
+//     sessions, whatever the store holds, filtered by machine, directory
+//     and age from the query string (filter.go), and says how many match.
 //   - Answers are built by ask.Selection from the options the server holds,
 //     never from labels the browser sent, and carry ask.SourcePerson: a
 //     person chose them on the page.

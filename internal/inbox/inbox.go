@@ -40,6 +40,9 @@ type InboxConfig struct {
 	// on the page, when the first did not take it; the third waits four
 	// times as long (retry.go). 0 is 10 s.
 	RetryBase time.Duration
+	// Machine names this machine (session.Meta.Machine): a session that
+	// ran on another is answered here, and resumed there (machines.go).
+	Machine string
 }
 
 // Answers is how the inbox hands a person's answers on: through the
@@ -68,6 +71,7 @@ type Inbox struct {
 	srv       *Server
 	store     *session.Store
 	answers   Answers
+	machine   string
 	runs      *resumer
 	log       *eventLog
 	retryBase time.Duration
@@ -83,20 +87,21 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 		return nil, err
 	}
 	log := newEventLog(cfg.Log)
-	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
+	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, machine: cfg.Machine, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
 		retryBase: cfg.RetryBase, stop: make(chan struct{})}
 	if in.retryBase <= 0 {
 		in.retryBase = defaultRetryBase
 	}
 	in.runs.ended = in.afterResume
-	home := pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment"}
 	showHome := func(w http.ResponseWriter, r *http.Request) {
-		data, err := in.home()
+		f := parseFilter(r.URL.Query())
+		data, err := in.home(f)
 		if err != nil {
 			refuse(w, http.StatusInternalServerError, err.Error())
 			return
 		}
-		writePage(w, r, home, "inbox", data)
+		// The live update fetches the same page, filters and all.
+		writePage(w, r, pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment" + f.query(f.Page)}, "inbox", data)
 	}
 	srv.mux.HandleFunc("GET /{$}", showHome)
 	srv.mux.HandleFunc("GET /fragment", showHome)
@@ -129,7 +134,7 @@ func (in *Inbox) sweep() {
 		return
 	}
 	for _, sum := range list {
-		if sum.Status != session.StatusWaiting || sum.InUse {
+		if sum.Status != session.StatusWaiting || sum.InUse || in.elsewhere(sum) != "" {
 			continue
 		}
 		for _, w := range sum.Questions {
@@ -159,9 +164,19 @@ func (in *Inbox) IsResuming(id string) bool { return slices.Contains(in.runs.run
 // Resume resumes session id in the background to take an answer that
 // reached its mailbox elsewhere (a chat channel), saying so in its log;
 // args say how it asks the rest. One already running is followed by
-// another.
-func (in *Inbox) Resume(id session.ID, why string, args ...string) {
+// another. A session that resumes on another machine, or in a directory
+// this one lacks, is not resumed: the error wraps ErrElsewhere and says
+// where it resumes.
+func (in *Inbox) Resume(id session.ID, why string, args ...string) error {
+	sess, err := in.store.Load(string(id))
+	if err != nil {
+		return err
+	}
+	if where := in.elsewhere(sess.Summary()); where != "" {
+		return elsewhereError(string(id), where)
+	}
 	in.runs.start(id, filepath.Join(in.store.SideDir(id), logName), why, args)
+	return nil
 }
 
 // Close stops watching and serving.
@@ -177,13 +192,13 @@ func (in *Inbox) watch(every time.Duration) {
 	defer in.wg.Done()
 	t := time.NewTicker(every)
 	defer t.Stop()
-	last := fingerprint(in.store.Dir)
+	last := in.fingerprint()
 	for {
 		select {
 		case <-in.stop:
 			return
 		case <-t.C:
-			if fp := fingerprint(in.store.Dir); fp != last {
+			if fp := in.fingerprint(); fp != last {
 				last = fp
 				in.srv.hub.bump()
 			}
@@ -191,10 +206,19 @@ func (in *Inbox) watch(every time.Duration) {
 	}
 }
 
-// fingerprint sums the names, sizes and times of the journals, the
+// fingerprint changes whenever the state directory or the team store
+// does: a team store says so itself (session.Store.Version).
+func (in *Inbox) fingerprint() uint64 {
+	h := fnv.New64a()
+	v, err := in.store.Version()
+	fmt.Fprintf(h, "%s\x00%v\x00%d\n", v, err != nil, dirFingerprint(in.store.Dir))
+	return h.Sum64()
+}
+
+// dirFingerprint sums the names, sizes and times of the journals, the
 // inbox's logs, the registry's entries and the mailbox of the sets asked
 // outside a session: it changes whenever one of them does.
-func fingerprint(dir string) uint64 {
+func dirFingerprint(dir string) uint64 {
 	h := fnv.New64a()
 	sessions := filepath.Join(dir, "sessions")
 	entries, _ := os.ReadDir(sessions)
@@ -241,7 +265,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	run := in.runs.state(id)
 	if set == nil {
-		if v, ok := in.sentCard(id, run, key, false); ok {
+		if v, ok := in.sentCard(id, run, key, false, ""); ok {
 			submitted(w, r, v, ErrAlreadyAnswered, back)
 			return
 		}
@@ -258,6 +282,8 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	// Only the questions still unanswered are asked again (a set answered
 	// in parts); set.Request holds those.
+	sum := sess.Summary()
+	where := in.elsewhere(sum)
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
 		in.log.answered(sess.Summary(), *set, answers)
@@ -268,41 +294,51 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 			v := in.openCard(id, set.Request, set.AskedAt)
 			v.State, v.Answers = stateAnswered, answerViews(first.First.Answers)
 			v.Note = "Answered by " + ask.Display(first.First.By) + " at " + first.First.At.Local().Format("15:04") + "."
-			submitted(w, r, v, ErrAlreadyAnswered, back)
+			submitted(w, r, v, answeredBy{first.First.By, first.First.At}, back)
 			return
 		}
 	}
 	if err == nil {
 		in.runs.noteSent(sid, filepath.Join(in.store.SideDir(sid), logName), set.Request, set.AskedAt, answers)
-		if !live && !in.store.InUse(id) {
+		switch {
+		case live || in.store.InUse(id):
+			// The process that holds it takes the answer.
+		case where != "":
+			in.log.say(id, "answered — it resumes "+where+": askuser resume there takes the answer")
+		default:
 			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person", resumeArgs)
 		}
 	}
-	v, ok := in.sentCard(id, in.runs.state(id), key, true)
+	v, ok := in.sentCard(id, in.runs.state(id), key, true, where)
 	if !ok {
 		v = in.openCard(id, set.Request, set.AskedAt)
 	}
 	submitted(w, r, v, err, back)
 }
 
-// taking says who takes an answer waiting in the mailbox.
-func taking(run *sessionRun) string {
-	if run != nil && run.running {
+// taking says who takes an answer waiting in the mailbox; where, if set,
+// says the session resumes on another machine or in a directory this one
+// lacks.
+func taking(run *sessionRun, where string) string {
+	switch {
+	case run != nil && run.running:
 		return "askuser resume is taking the answer to the session."
+	case where != "":
+		return "it resumes " + where + ": askuser resume there takes the answer."
 	}
 	return "the session takes it when it goes on."
 }
 
 // mailedCard is set w of session id as a card that shows the answer
 // waiting in its mailbox, given elsewhere (a chat channel), if it has one.
-func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting) (cardView, bool) {
+func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting, where string) (cardView, bool) {
 	d, ok := in.answers.Get(id, w)
 	if !ok {
 		return cardView{}, false
 	}
 	v := newCardView(w.Request, setKey(w.ID), "/s/"+id, "", w.AskedAt)
 	v.State, v.Answers, v.ClosedAt = stateSent, answerViews(d.Answers), d.At
-	v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "; " + taking(run)
+	v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "; " + taking(run, where)
 	return v, true
 }
 
@@ -315,7 +351,7 @@ func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) cardVie
 // sentCard is the last set with key answered on this page for session id,
 // as a card that shows the answer and what became of it: waiting says the
 // session has not taken it yet.
-func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool) (cardView, bool) {
+func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool, where string) (cardView, bool) {
 	if run == nil {
 		return cardView{}, false
 	}
@@ -327,7 +363,7 @@ func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool) 
 		v := newCardView(s.req, key, "/s/"+id, "", s.askedAt)
 		v.Answers, v.ClosedAt = answerViews(s.answers), s.at
 		if waiting {
-			v.State, v.Note = stateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run)
+			v.State, v.Note = stateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run, where)
 		} else {
 			v.State = stateAnswered
 			v.Note = "Answered on this page at " + s.at.Local().Format("15:04") + "."

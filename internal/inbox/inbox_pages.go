@@ -17,8 +17,8 @@ const (
 
 // sessionRow is one session in the inbox's list.
 type sessionRow struct {
-	ID, Href, Prompt, Where string
-	Status, StatusClass     string
+	ID, Href, Prompt, Where, Machine string
+	Status, StatusClass              string
 	// Who says who waits: the agent, sub-agents.
 	Who string
 	// Since is when it started waiting (waiting sessions) or was last
@@ -32,6 +32,11 @@ type sessionRow struct {
 	Resuming bool
 	// Busy: another process holds the session (it runs, or asks there).
 	Busy bool
+	// Resumes says where a session answered here resumes, when that is
+	// another machine ("on build-7 in /src/app").
+	Resumes string
+
+	sum session.Summary
 }
 
 type homeData struct {
@@ -41,19 +46,34 @@ type homeData struct {
 	Asked      []sessionRow
 	MoreOthers int
 	Dir        string
+	// Store names the team store, when there is one.
+	Store string
+	// WaitingTotal counts every waiting session; Pager says which of
+	// those the filter matches this page shows.
+	WaitingTotal int
+	Pager        pager
+	Filter       listFilter
+	Filtered     bool
+	Machines     []machineCount
+	Ages         []struct{ Value, Label string }
 }
 
-// home lists the waiting sessions, newest first, then the others.
-func (in *Inbox) home() (homeData, error) {
+// home lists the waiting sessions the filter matches, a page of them,
+// newest first, then the others.
+func (in *Inbox) home(f listFilter) (homeData, error) {
 	list, err := in.store.List()
 	if err != nil {
 		return homeData{}, err
 	}
 	now := time.Now()
-	data := homeData{Dir: in.store.Dir, Asked: in.askedRows(now)}
+	data := homeData{Dir: in.store.Dir, Filter: f, Filtered: f.active(), Ages: ages, Asked: in.askedRows(now)}
+	if in.store.Backend != nil {
+		data.Store = in.store.Backend.Where("")
+	}
+	var waiting []sessionRow
 	for _, sum := range list {
-		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd),
-			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated}
+		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
+			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated, sum: sum}
 		if run := in.runs.state(sum.ID); run != nil && run.running {
 			row.Resuming, row.Status, row.StatusClass = true, "resuming", "resuming"
 		} else if sum.InUse {
@@ -65,17 +85,43 @@ func (in *Inbox) home() (homeData, error) {
 		if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
 			waitingRow(&row, sum.Questions)
 			row.Age = ago(now, row.Since)
-			data.Waiting = append(data.Waiting, row)
+			waiting = append(waiting, row)
 			continue
 		}
 		row.Age = ago(now, row.Since)
-		if len(data.Others) == maxOtherSessions {
+		if !f.match(sum, row.Since, now) || f.Page > 1 {
+			continue
+		}
+		if len(data.Others) == min(maxOtherSessions, f.PerPage) {
 			data.MoreOthers++
 			continue
 		}
 		data.Others = append(data.Others, row)
 	}
+	data.WaitingTotal = len(waiting)
+	data.Machines = countMachines(waiting, f)
+	waiting = slices.DeleteFunc(waiting, func(r sessionRow) bool { return !f.match(r.sum, r.Since, now) })
+	data.Waiting, data.Pager = paginate(waiting, f)
+	for i := range data.Waiting {
+		in.answeredElsewhere(&data.Waiting[i])
+	}
 	return data, nil
+}
+
+// answeredElsewhere marks a waiting session whose every set has its
+// answer in the mailbox, and that resumes on another machine: it is not
+// waiting for a person any more, but for that machine.
+func (in *Inbox) answeredElsewhere(row *sessionRow) {
+	where := in.elsewhere(row.sum)
+	if where == "" || row.Busy || row.Resuming {
+		return
+	}
+	for _, w := range row.sum.Questions {
+		if _, ok := in.answers.Get(row.ID, w); !ok {
+			return
+		}
+	}
+	row.Resumes = where
 }
 
 // waitingRow fills in what a waiting session waits on: the sets, their

@@ -108,7 +108,15 @@ func newInboxRig(t *testing.T, configure ...func(*InboxConfig)) *inboxRig {
 // would have left it; it returns the session's id.
 func (g *inboxRig) waiting(prompt string, reqs ...ask.Request) string {
 	g.t.Helper()
-	s, err := g.store.Create(session.Meta{Provider: "script", Model: "scripted", FirstPrompt: prompt})
+	return g.waitingAs(session.Meta{}, prompt, reqs...)
+}
+
+// waitingAs is waiting for a session whose meta says where it runs
+// (Machine, Cwd).
+func (g *inboxRig) waitingAs(meta session.Meta, prompt string, reqs ...ask.Request) string {
+	g.t.Helper()
+	meta.Provider, meta.Model, meta.FirstPrompt = "script", "scripted", prompt
+	s, err := g.store.Create(meta)
 	if err != nil {
 		g.t.Fatal(err)
 	}

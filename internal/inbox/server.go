@@ -24,10 +24,11 @@ var templateFS embed.FS
 // a page should pay. A broken template fails every page test at once.
 var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(template.FuncMap{
-		"rfc3339": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"clock":   func(t time.Time) string { return t.Local().Format("15:04") },
-		"stamp":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
-		"digits":  digits,
+		"rfc3339":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"clock":     func(t time.Time) string { return t.Local().Format("15:04") },
+		"stamp":     func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"digits":    digits,
+		"thousands": thousands,
 	}).ParseFS(templateFS, "templates/*.tmpl"))
 })
 

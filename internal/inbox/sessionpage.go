@@ -11,13 +11,13 @@ import (
 
 // sessionData is a session's page.
 type sessionData struct {
-	ID, Prompt, Where, Status, StatusClass, Model string
-	Created, Updated                              time.Time
-	Cards                                         []cardView
-	Open                                          int
-	Run                                           *runView
-	Result                                        string
-	Transcript                                    []entryView
+	ID, Prompt, Where, Machine, Status, StatusClass, Model string
+	Created, Updated                                       time.Time
+	Cards                                                  []cardView
+	Open                                                   int
+	Run                                                    *runView
+	Result                                                 string
+	Transcript                                             []entryView
 }
 
 // showSession is a session's page: its summary, a card for every set it
@@ -31,7 +31,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := sess.Summary()
 	id := string(sess.Meta.ID)
-	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd),
+	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
 		Status: sum.StatusWords(), StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
 	if sum.CancelReason != "" {
@@ -39,7 +39,11 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	}
 	what := session.WaitingWhat(sum.Questions, session.QuestionSets)
 	run := in.runs.state(id)
-	failed := in.pendingCards(&d, sum.Questions, run)
+	where := in.elsewhere(sum)
+	failed := in.pendingCards(&d, sum.Questions, run, where)
+	if where != "" && d.Open == 0 && sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
+		d.Status, d.StatusClass = "answered — resumes "+where, "answered"
+	}
 	if run != nil {
 		d.Run = &runView{Lines: readableLog(tail(run.log, maxLogBytes))}
 		if run.running {
@@ -58,18 +62,18 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 // whose answer waits in its mailbox (given here, or in a chat channel)
 // shows it. failed reports an answer given here that the session has not
 // taken though the resume that was to take it ended.
-func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessionRun) (failed bool) {
+func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessionRun, where string) (failed bool) {
 	busy := (run == nil || !run.running) && in.store.InUse(d.ID)
 	shown := map[string]bool{}
 	for _, w := range sets {
 		key := setKey(w.ID)
 		shown[key] = true
-		if v, ok := in.sentCard(d.ID, run, key, true); ok {
+		if v, ok := in.sentCard(d.ID, run, key, true, where); ok {
 			failed = failed || !run.running && run.ended != ""
 			d.Cards = append(d.Cards, v) // answered here, not taken yet
 			continue
 		}
-		if v, ok := in.mailedCard(d.ID, run, w); ok {
+		if v, ok := in.mailedCard(d.ID, run, w, where); ok {
 			d.Cards = append(d.Cards, v) // answered elsewhere, not taken yet
 			continue
 		}
@@ -89,7 +93,7 @@ func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessi
 	for i := len(run.sent) - 1; i >= 0; i-- {
 		if key := setKey(run.sent[i].req.ID); !shown[key] {
 			shown[key] = true
-			v, _ := in.sentCard(d.ID, run, key, false)
+			v, _ := in.sentCard(d.ID, run, key, false, "")
 			d.Cards = append(d.Cards, v)
 		}
 	}

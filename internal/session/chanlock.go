@@ -24,7 +24,12 @@ func (st *Store) HoldChannel(name string) (release func(), err error) {
 	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return nil, fmt.Errorf("%s is not a channel name", ask.Excerpt(name))
 	}
-	dir := filepath.Join(st.Dir, "channels")
+	return st.backend().HoldChannel(name)
+}
+
+// HoldChannel holds channels/<name>.lock.
+func (f files) HoldChannel(name string) (release func(), err error) {
+	dir := filepath.Join(f.st.Dir, "channels")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("hold channel %s: %w", name, err)
 	}

@@ -6,5 +6,5 @@ package session
 // prefix: anything else is not in use.
 func (st *Store) InUse(id string) bool {
 	parsed, err := ParseID(id)
-	return err == nil && inUse(st.journal(parsed))
+	return err == nil && st.backend().InUse(parsed)
 }

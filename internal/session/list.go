@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/statefile"
 )
 
 // The statuses of a listing (Summary.Status). Other values are how the
@@ -79,6 +77,10 @@ type Summary struct {
 	// CancelReason is the reason given to askuser cancel.
 	CancelReason string `json:"cancel_reason,omitempty"`
 	Err          string `json:"error,omitempty"`
+	// Machine is the machine it runs on ("" for sessions of an askuser
+	// that did not record it). It comes last, after the keys scripts
+	// already match.
+	Machine string `json:"machine,omitempty"`
 	// problem is the error Err words, for Problem.
 	problem error
 }
@@ -118,32 +120,24 @@ type Waiting struct {
 // not a regular file, or not named by an id, is listed so without being
 // read.
 func (st *Store) List() ([]Summary, error) {
-	entries, err := st.entries()
+	b := st.backend()
+	stored, err := b.List()
 	if err != nil {
 		return nil, err
 	}
-	var out []Summary
-	for _, e := range entries {
-		name := strings.TrimSuffix(e.Name(), ".jsonl")
-		p := filepath.Join(st.sessionsDir(), e.Name())
+	out := make([]Summary, 0, len(stored))
+	for _, j := range stored {
 		var s *Session
-		err := unreadable(p, name, e)
+		err := j.Err
 		if err == nil {
-			s, err = st.Load(name)
+			s, _, err = load(b.Where(ID(j.Name)), ID(j.Name), j.Data)
 		}
 		if err != nil {
-			sum := Summary{ID: name, Status: StatusDamaged, Err: err.Error(), problem: err}
-			if e.Type().IsRegular() {
-				sum.InUse = inUse(p)
-			}
-			if fi, ierr := e.Info(); ierr == nil {
-				sum.Updated = fi.ModTime()
-			}
-			out = append(out, sum)
+			out = append(out, Summary{ID: j.Name, Status: StatusDamaged, Err: err.Error(), problem: err, InUse: j.InUse, Updated: j.Updated})
 			continue
 		}
 		sum := s.Summary()
-		sum.InUse = inUse(p)
+		sum.InUse = j.InUse
 		if sum.Status == StatusRunning && !sum.InUse {
 			sum.Status = StatusInterrupted // no status, and no process holds it: killed
 		}
@@ -153,24 +147,10 @@ func (st *Store) List() ([]Summary, error) {
 	return out, nil
 }
 
-// unreadable says why a listed journal is not read at all: it is not a
-// regular file (a link, a FIFO: statefile would refuse it too, and List
-// does not even try), or its name is not an id.
-func unreadable(path, name string, e fs.DirEntry) error {
-	if !e.Type().IsRegular() {
-		return &statefile.NotRegularError{Path: path, Kind: statefile.Kind(e.Type())}
-	}
-	if !isID(name) {
-		return fmt.Errorf("session file %s: its name is %w, so askuser never reads it; askuser sessions rm %s removes it",
-			path, ErrBadID, ask.Excerpt(name))
-	}
-	return nil
-}
-
 // Summary describes the session for a listing.
 func (s *Session) Summary() Summary {
 	sum := Summary{ID: string(s.Meta.ID), Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
-		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Pending: len(s.State.Pending()), Questions: s.Waiting()}
+		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Machine: s.Meta.Machine, Pending: len(s.State.Pending()), Questions: s.Waiting()}
 	for _, w := range sum.Questions {
 		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
 			sum.Agents = append(sum.Agents, w.Agent)
@@ -245,7 +225,7 @@ func (st *Store) Latest() (string, error) {
 			return s.ID, nil // a journal read without error is named by its id
 		}
 	}
-	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.sessionsDir())
+	return "", fmt.Errorf("%w: there are no sessions in %s yet", ErrNotFound, st.where())
 }
 
 // SameDir reports whether two directories are the same: equal as

@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/statefile"
 )
 
 // MaxJournalBytes bounds a journal: a longer one is refused unread, and a
@@ -54,81 +50,56 @@ func (e *CorruptError) Error() string {
 // torn last line is cut off (Recovered says so) before anything is
 // appended.
 func (st *Store) Open(ref string) (*Session, error) {
-	path, err := st.find(ref)
+	id, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
+	b := st.backend()
+	j, data, err := b.Open(id)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
-	}
-	unlock, err := lock(f)
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	s, good, err := load(path, f)
+	s, good, err := load(b.Where(id), id, data)
 	if err == nil && good >= 0 {
-		err = f.Truncate(int64(good))
+		err = j.Truncate(int64(good))
 		s.size = int64(good)
 	}
 	if err != nil {
-		unlock()
-		f.Close()
+		j.Close()
 		return nil, err
 	}
-	s.f, s.unlock, s.now = f, unlock, st.now
-	if !samePath(f, path) {
-		// Removed (askuser sessions rm) between finding it and locking
-		// it: appending now would write into a deleted file.
-		s.Close()
-		return nil, fmt.Errorf("%w %q: it was deleted just now", ErrNotFound, s.Meta.ID)
-	}
+	s.j, s.now = j, st.now
 	return s, nil
-}
-
-// samePath reports whether path still names the open file f.
-func samePath(f *os.File, path string) bool {
-	a, err1 := f.Stat()
-	b, err2 := os.Stat(path)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // Load reads a session without opening it for appending; ref is its id
 // or a unique prefix.
 func (st *Store) Load(ref string) (*Session, error) {
-	path, err := st.find(ref)
+	id, err := st.find(ref)
 	if err != nil {
 		return nil, err
 	}
-	f, err := statefile.Open(path)
+	b := st.backend()
+	data, err := b.Read(id)
 	if err != nil {
-		return nil, fmt.Errorf("open session: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	s, _, err := load(path, f)
+	s, _, err := load(b.Where(id), id, data)
 	return s, err
 }
 
-// load replays a journal. good is the length of the intact prefix when a
-// torn last line was found, else -1.
-func load(path string, f *os.File) (*Session, int, error) {
-	data, err := statefile.ReadAll(f, MaxJournalBytes)
-	if errors.Is(err, statefile.ErrTooLarge) {
-		return nil, -1, fmt.Errorf("session %w; it was not read: a run stops before its journal grows past that, "+
-			"so this one was not written by askuser — move it out of %s", err, filepath.Dir(path))
-	} else if err != nil {
-		return nil, -1, fmt.Errorf("read session %s: %w", path, err)
-	}
-	s := &Session{State: agentloop.NewState(), path: path, size: int64(len(data))}
-	rp := replay{s: s, path: path, buf: data, good: -1}
+// load replays a journal read under id; where names it. good is the
+// length of the intact prefix when a torn last line was found, else -1.
+func load(where string, id ID, data []byte) (*Session, int, error) {
+	s := &Session{State: agentloop.NewState(), where: where, readAs: id, size: int64(len(data))}
+	rp := replay{s: s, path: where, buf: data, good: -1}
 	if err := rp.run(); err != nil {
 		return nil, -1, err
 	}
 	good, line := rp.good, rp.line
 	if s.Meta.ID == "" {
 		if line == 0 || (line == 1 && good >= 0) {
-			return nil, -1, &CorruptError{Path: path, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}
+			return nil, -1, &CorruptError{Path: where, Line: 1, Intact: 0, Reason: "no complete session header; the run was killed before it began"}
 		}
 	}
 	return s, good, nil
@@ -148,7 +119,7 @@ func shortErr(err error) string {
 
 func (s *Session) apply(r record, line int) error {
 	if line == 1 && r.Type != recSession {
-		return fmt.Errorf("the first record is %q, not the session header", r.Type)
+		return fmt.Errorf("the first record is %s, not the session header", ask.Excerpt(r.Type))
 	}
 	switch r.Type {
 	case recSession:
@@ -197,7 +168,7 @@ func (s *Session) apply(r record, line int) error {
 	case recStatus:
 		s.Status, s.Detail = r.Status, r.Detail
 	default:
-		return fmt.Errorf("unknown record type %q", r.Type)
+		return fmt.Errorf("unknown record type %s", ask.Excerpt(r.Type))
 	}
 	switch r.Type {
 	case recMessage, recAnswered, recStatus:
@@ -208,15 +179,16 @@ func (s *Session) apply(r record, line int) error {
 }
 
 // ownID checks the id a journal's header holds: an id, and the one the
-// journal is named by. A journal is only ever used under its own id, so
-// one copied or planted under another name is damaged, never resumed as
-// the session its name says, nor its id passed on.
+// journal is stored under (its file's name). A journal is only ever used
+// under its own id, so one copied or planted under another name is
+// damaged, never resumed as the session its name says, nor its id passed
+// on.
 func (s *Session) ownID(id ID) error {
 	if _, err := ParseID(string(id)); err != nil {
 		return fmt.Errorf("the header's id %w", err)
 	}
-	if name := strings.TrimSuffix(filepath.Base(s.path), ".jsonl"); string(id) != name {
-		return fmt.Errorf("the header's id %s is not the file's name %s; a journal is used only under its own id", id, ask.Excerpt(name))
+	if id != s.readAs {
+		return fmt.Errorf("the header's id %s is not the id it is stored under, %s; a journal is used only under its own id", id, ask.Excerpt(string(s.readAs)))
 	}
 	return nil
 }
@@ -231,35 +203,36 @@ func (s *Session) target(r record) *agentloop.State {
 }
 
 // find resolves a session reference (its id, or a prefix of one that only
-// one session has) to a journal path. A reference is compared as text,
-// never used as a pattern or a path: it is an id or the start of one
-// (lower-case hex and "-"), so "*", "?", "[", "/" and ".." are not.
-func (st *Store) find(ref string) (string, error) {
+// one session has) to its id. A reference is compared as text, never used
+// as a pattern or a path: it is an id or the start of one (lower-case hex
+// and "-"), so "*", "?", "[", "/" and ".." are not.
+func (st *Store) find(ref string) (ID, error) {
+	b := st.backend()
 	if id, err := ParseID(ref); err == nil {
-		if _, err := os.Lstat(st.journal(id)); err != nil {
-			return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
+		if found, err := b.Find(ref); err != nil || len(found) != 1 || found[0] != ref {
+			return "", errors.Join(fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where()), err)
 		}
-		return st.journal(id), nil
+		return id, nil
 	}
 	if !isPrefix(ref) {
 		return "", fmt.Errorf("%w: %s is not a session id: an id is a UUID in lower-case hex such as %s, and its start is enough (askuser sessions lists them)",
 			ErrNotFound, ask.Excerpt(ref), idExample)
 	}
-	names, err := st.names()
+	found, err := b.Find(ref)
 	if err != nil {
 		return "", err
 	}
 	var matches []string
-	for _, name := range names {
+	for _, name := range found {
 		if isID(name) && strings.HasPrefix(name, ref) {
 			matches = append(matches, name)
 		}
 	}
 	switch len(matches) {
 	case 1:
-		return st.journal(ID(matches[0])), nil
+		return ID(matches[0]), nil
 	case 0:
-		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.sessionsDir())
+		return "", fmt.Errorf("%w %s in %s; askuser sessions lists them", ErrNotFound, ask.Excerpt(ref), st.where())
 	}
 	sort.Strings(matches)
 	listed := matches[:min(len(matches), 10)]
@@ -271,38 +244,10 @@ func (st *Store) find(ref string) (string, error) {
 		ErrAmbiguous, ask.Excerpt(ref), len(matches), strings.Join(listed, ", "), more)
 }
 
+// where names the store in messages: the sessions directory, or the
+// team store.
+func (st *Store) where() string { return st.backend().Where("") }
+
 // ErrAmbiguous is returned for a session id prefix that several sessions
 // have.
 var ErrAmbiguous = errors.New("ambiguous session id")
-
-// names lists the names of the journals in the sessions directory (each
-// file name without ".jsonl"); a journal whose name is not an id, or that
-// is not a regular file, is listed too, so that askuser sessions shows it
-// (as damaged: it is never read).
-func (st *Store) names() ([]string, error) {
-	entries, err := st.entries()
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = strings.TrimSuffix(e.Name(), ".jsonl")
-	}
-	return names, err
-}
-
-// entries are the sessions directory's entries named *.jsonl, but for
-// directories.
-func (st *Store) entries() ([]fs.DirEntry, error) {
-	all, err := os.ReadDir(st.sessionsDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	var out []fs.DirEntry
-	for _, e := range all {
-		if strings.HasSuffix(e.Name(), ".jsonl") && !e.IsDir() {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}

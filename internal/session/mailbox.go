@@ -100,20 +100,25 @@ func (e *AnsweredError) Error() string {
 // Is makes errors.Is(err, ErrAlreadyAnswered) hold.
 func (e *AnsweredError) Is(target error) bool { return target == ErrAlreadyAnswered }
 
-// Mailbox is the answer mailbox of a state directory, in files.
-type Mailbox struct {
+// FileMailbox is the answer mailbox of a state directory, in files.
+type FileMailbox struct {
 	st *Store
 	// Poll is how often Wait looks; 0 is MailboxPoll.
 	Poll time.Duration
 }
 
 // Mailbox returns the store's answer mailbox.
-func (st *Store) Mailbox() *Mailbox { return &Mailbox{st: st} }
+func (st *Store) Mailbox() Mailbox {
+	if st.Backend != nil {
+		return st.Backend.Mailbox()
+	}
+	return &FileMailbox{st: st}
+}
 
 // dir is the directory holding box's file, after checking that box names
 // one: a session id is an ID (ParseID), a key is a key, so neither can
 // name a path outside the state directory.
-func (m *Mailbox) dir(box Box) (string, error) {
+func (m *FileMailbox) dir(box Box) (string, error) {
 	if !channel.ValidKey(box.Key) {
 		return "", fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
 	}
@@ -130,7 +135,7 @@ func (m *Mailbox) dir(box Box) (string, error) {
 // mkdir makes box's directory: a link planted as the session's side
 // directory or as the mailbox is refused, so an answer is never written
 // outside the state directory.
-func (m *Mailbox) mkdir(box Box, dir string) error {
+func (m *FileMailbox) mkdir(box Box, dir string) error {
 	if box.Session != "" {
 		if err := statefile.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 			return err
@@ -142,7 +147,7 @@ func (m *Mailbox) mkdir(box Box, dir string) error {
 // Post gives box its answer. When box has one already, nothing changes and
 // the error is an *AnsweredError naming who answered first and when. A
 // session's set is posted only while the session exists.
-func (m *Mailbox) Post(ctx context.Context, box Box, d Delivery) error {
+func (m *FileMailbox) Post(ctx context.Context, box Box, d Delivery) error {
 	dir, err := m.dir(box)
 	if err != nil {
 		return err
@@ -207,7 +212,7 @@ func writeTemp(dir, prefix string, data []byte) (string, error) {
 }
 
 // Get returns box's answer, if it has one.
-func (m *Mailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) {
+func (m *FileMailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) {
 	dir, err := m.dir(box)
 	if err != nil {
 		return Delivery{}, false, err
@@ -230,7 +235,7 @@ func (m *Mailbox) Get(ctx context.Context, box Box) (Delivery, bool, error) {
 // Wait returns box's answer as soon as it has one, or ask.CtxErr(ctx)
 // when ctx ends first. It looks every Poll, and at once when this process
 // posts an answer.
-func (m *Mailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
+func (m *FileMailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 	every := m.Poll
 	if every <= 0 {
 		every = MailboxPoll
@@ -255,7 +260,7 @@ func (m *Mailbox) Wait(ctx context.Context, box Box) (Delivery, error) {
 // Prune removes the answers to sets asked outside a session that were
 // given before before, and temporary files a killed Post left anywhere.
 // A session's answers go with the session (Remove).
-func (m *Mailbox) Prune(before time.Time) error {
+func (m *FileMailbox) Prune(before time.Time) error {
 	dirs := []string{filepath.Join(m.st.Dir, mailboxDir)}
 	side, _ := filepath.Glob(filepath.Join(m.st.sessionsDir(), "*.d", mailboxDir))
 	for _, dir := range append(dirs, side...) {

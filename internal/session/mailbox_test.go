@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,56 +23,16 @@ func delivery(by string) session.Delivery {
 		Answers: []ask.Answer{{Question: "Which database?", Header: "Database", Selected: []string{"SQLite"}, Source: ask.SourcePerson, Via: by}}}
 }
 
-// Many goroutines post to one set: exactly one wins, and every other is
-// told who that was.
-func TestMailboxFirstPostWins(t *testing.T) {
-	st := newStore(t)
-	s1 := string(tid("51"))
-	create(t, st, session.Meta{ID: tid("51")}).Close()
-	mb := st.Mailbox()
-	box := session.Box{Session: s1, Key: channel.Key(s1, "toolu_1")}
-	const n = 32
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = mb.Post(context.Background(), box, delivery(fmt.Sprintf("@user%d on Slack", i)))
-		}()
-	}
-	wg.Wait()
-	winner := -1
-	for i, err := range errs {
-		switch {
-		case err == nil && winner >= 0:
-			t.Fatalf("posts %d and %d both won", winner, i)
-		case err == nil:
-			winner = i
-		case !errors.Is(err, session.ErrAlreadyAnswered):
-			t.Fatalf("post %d: %v", i, err)
-		}
-	}
-	if winner < 0 {
-		t.Fatal("no post won")
-	}
-	got, ok, err := mb.Get(context.Background(), box)
-	if err != nil || !ok || got.By != fmt.Sprintf("@user%d on Slack", winner) {
-		t.Fatalf("Get = %+v, %v, %v; want the winner's", got, ok, err)
-	}
-	for i, err := range errs {
-		if i != winner && err.Error() != "already answered by @user"+strconv.Itoa(winner)+" on Slack at 14:02" {
-			t.Errorf("post %d was told %q", i, err)
-		}
-	}
-}
+// Many posts to one set, exactly one of which wins, are a case of the
+// store contract (internal/store/storetest), run on files by
+// TestStoreContract.
 
 // Wait returns the answer posted by someone else, at once when it was
 // posted in this process (whatever the poll), and a cancelled Wait says
 // why.
 func TestMailboxWait(t *testing.T) {
 	st := newStore(t)
-	mb := st.Mailbox()
+	mb := st.Mailbox().(*session.FileMailbox)
 	mb.Poll = time.Hour
 	box := session.Box{Key: channel.Key("", "ask_1")}
 	go func() {

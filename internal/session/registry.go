@@ -116,15 +116,20 @@ func (e *Entry) Pending() bool { return e.Outcome.State == "" }
 // ErrNoEntry: the registry holds no set under that key.
 var ErrNoEntry = fmt.Errorf("registry: %w", channel.ErrUnknownSet)
 
-// Registry is the registry of a state directory, in files.
-type Registry struct{ st *Store }
+// FileRegistry is the registry of a state directory, in files.
+type FileRegistry struct{ st *Store }
 
 // Registry returns the store's registry.
-func (st *Store) Registry() *Registry { return &Registry{st: st} }
+func (st *Store) Registry() Registry {
+	if st.Backend != nil {
+		return st.Backend.Registry()
+	}
+	return &FileRegistry{st: st}
+}
 
-func (r *Registry) dir() string { return filepath.Join(r.st.Dir, registryDir) }
+func (r *FileRegistry) dir() string { return filepath.Join(r.st.Dir, registryDir) }
 
-func (r *Registry) path(key, ext string) (string, error) {
+func (r *FileRegistry) path(key, ext string) (string, error) {
 	if !channel.ValidKey(key) {
 		return "", fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, ask.Excerpt(key))
 	}
@@ -132,7 +137,7 @@ func (r *Registry) path(key, ext string) (string, error) {
 }
 
 // Get returns the entry under key, or an error wrapping ErrNoEntry.
-func (r *Registry) Get(ctx context.Context, key string) (Entry, error) {
+func (r *FileRegistry) Get(ctx context.Context, key string) (Entry, error) {
 	path, err := r.path(key, ".json")
 	if err != nil {
 		return Entry{}, err
@@ -170,7 +175,7 @@ func readEntry(path string) (Entry, error) {
 // there is none), lets fn change it, and writes it back, all under the
 // key's lock. An error from fn leaves the entry as it was; so does an fn
 // that changes nothing. The entry as written (or left) is returned.
-func (r *Registry) Update(ctx context.Context, key string, fn func(e *Entry, found bool) error) (Entry, error) {
+func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry, found bool) error) (Entry, error) {
 	path, err := r.path(key, ".json")
 	if err != nil {
 		return Entry{}, err
@@ -226,7 +231,7 @@ func (r *Registry) Update(ctx context.Context, key string, fn func(e *Entry, fou
 
 // List returns every entry, oldest first. A damaged entry is skipped and
 // reported in the error, after the others.
-func (r *Registry) List(ctx context.Context) ([]Entry, error) {
+func (r *FileRegistry) List(ctx context.Context) ([]Entry, error) {
 	names, err := os.ReadDir(r.dir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -259,7 +264,7 @@ func (r *Registry) List(ctx context.Context) ([]Entry, error) {
 }
 
 // Delete removes the entry under key and its lock files.
-func (r *Registry) Delete(ctx context.Context, key string) error {
+func (r *FileRegistry) Delete(ctx context.Context, key string) error {
 	path, err := r.path(key, ".json")
 	if err != nil {
 		return err
@@ -280,7 +285,7 @@ func (r *Registry) Delete(ctx context.Context, key string) error {
 
 // Hold marks the set under key as waited on by this process until release
 // is called (or the process ends).
-func (r *Registry) Hold(key string) (release func(), err error) {
+func (r *FileRegistry) Hold(key string) (release func(), err error) {
 	path, err := r.path(key, ".wait")
 	if err != nil {
 		return nil, err
@@ -299,14 +304,15 @@ func (r *Registry) Hold(key string) (release func(), err error) {
 }
 
 // Held reports whether a process waits on the set under key.
-func (r *Registry) Held(key string) bool {
+func (r *FileRegistry) Held(key string) bool {
 	path, err := r.path(key, ".wait")
 	return err == nil && inUse(path)
 }
 
 // WithdrawSession marks every waiting set of session id withdrawn, saying
 // why: its widgets then say so, and nothing answers it any more.
-func (r *Registry) WithdrawSession(ctx context.Context, id, why string) error {
+func (st *Store) WithdrawSession(ctx context.Context, id, why string) error {
+	r := st.Registry()
 	list, err := r.List(ctx)
 	for _, e := range list {
 		if e.Session != id || !e.Pending() {
@@ -317,7 +323,7 @@ func (r *Registry) WithdrawSession(ctx context.Context, id, why string) error {
 				return ErrNoEntry
 			}
 			if e.Pending() {
-				e.Outcome = Outcome{State: channel.Withdrawn, Why: why, At: r.st.now(), Text: "Withdrawn: " + why + "."}
+				e.Outcome = Outcome{State: channel.Withdrawn, Why: why, At: st.now(), Text: "Withdrawn: " + why + "."}
 			}
 			return nil
 		})

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/statefile"
 )
 
 // ErrInUse is returned for a session another askuser process holds: it is
@@ -28,49 +25,27 @@ func (st *Store) SideDir(id ID) string { return filepath.Join(st.sessionsDir(), 
 // Remove deletes a session, its journal and its side directory, and
 // returns its id. ref is its id or a unique prefix, or the exact name
 // under which List shows a damaged journal. A session another process
-// holds is refused (ErrInUse): it is locked for as long as it is removed,
+// holds is refused (ErrInUse): it is held for as long as it is removed,
 // so no process can open it half-deleted, and one that opened it just
 // before finds it gone (Open checks). What is listed as a journal but is
 // not a regular file (a link, a FIFO) is never opened: only its name goes.
 func (st *Store) Remove(ref string) (string, error) {
-	path, err := st.find(ref)
+	b := st.backend()
+	id, err := st.find(ref)
+	name := string(id)
 	if err != nil {
-		names, lerr := st.names()
-		if lerr != nil || !validName(ref) || !slices.Contains(names, ref) {
+		// A damaged journal is listed under a name that may be no id.
+		list, lerr := b.List()
+		if lerr != nil || !validName(ref) || !slices.ContainsFunc(list, func(s Stored) bool { return s.Name == ref }) {
 			return "", err
 		}
-		path = filepath.Join(st.sessionsDir(), ref+".jsonl")
+		name = ref
 	}
-	name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	side := filepath.Join(st.sessionsDir(), name+".d")
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		if err := os.Remove(path); err != nil {
-			return name, fmt.Errorf("remove session %s: %w", name, err)
-		}
-		syncDir(st.sessionsDir())
-		return name, nil
+	if err := b.Remove(name); err != nil {
+		return name, err
 	}
-	f, err := statefile.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return name, fmt.Errorf("remove session %s: %w", name, err)
-	}
-	defer f.Close()
-	unlock, err := lock(f)
-	if err != nil {
-		return name, fmt.Errorf("session %s is %w (it is running, or asking for an answer now); stop that process, or let it finish, then remove it", name, ErrInUse)
-	}
-	defer unlock()
-	// RemoveAll removes a link planted as the side directory, not what
-	// it points to.
-	if err := os.RemoveAll(side); err != nil {
-		return name, fmt.Errorf("remove session %s: %w", name, err)
-	}
-	if err := os.Remove(path); err != nil {
-		return name, fmt.Errorf("remove session %s: %w", name, err)
-	}
-	syncDir(st.sessionsDir())
 	// Its sets sent to a chat channel say so there, and take no answer.
-	if err := st.Registry().WithdrawSession(context.Background(), name, "the session was removed"); err != nil {
+	if err := st.WithdrawSession(context.Background(), name, "the session was removed"); err != nil {
 		return name, fmt.Errorf("session %s removed, but its questions in chat channels could not be withdrawn: %w", name, err)
 	}
 	return name, nil

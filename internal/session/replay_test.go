@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,7 +29,7 @@ const richID = "7e57ab1e-0000-4000-8000-000000000001"
 
 // applyEvery replays buf by decoding and applying every line in order.
 func applyEvery(path string, buf []byte) (*Session, int, error) {
-	s := &Session{State: agentloop.NewState(), path: path, size: int64(len(buf))}
+	s := &Session{State: agentloop.NewState(), where: path, readAs: richID, size: int64(len(buf))}
 	good, line, off := -1, 0, 0
 	for off < len(buf) {
 		line++
@@ -134,16 +133,8 @@ func richJournal(t *testing.T) []byte {
 // sameReplay checks that load and applyEvery agree on buf.
 func sameReplay(t *testing.T, buf []byte, what string) bool {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), richID+".jsonl")
-	if err := os.WriteFile(path, buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	got, gotGood, gotErr := load(path, f)
+	path := richID + ".jsonl"
+	got, gotGood, gotErr := load(path, richID, buf)
 	want, wantGood, wantErr := applyEvery(path, buf)
 	if wantErr == nil && want.Meta.ID == "" {
 		return true // load refuses a journal without its header; applyEvery has no opinion
@@ -210,7 +201,7 @@ func TestDamagedSettledCallRecord(t *testing.T) {
 	if !sameReplay(t, buf, "a damaged replied record") {
 		return
 	}
-	_, _, err := load(richID+".jsonl", mustOpen(t, buf))
+	_, _, err := load(richID+".jsonl", richID, buf)
 	var ce *CorruptError
 	if !errors.As(err, &ce) || ce.Line != damaged+1 || !strings.Contains(ce.Reason, "unexpected end of JSON input") {
 		t.Errorf("load says %v, want line %d damaged (unexpected end of JSON input)", err, damaged+1)
@@ -221,18 +212,4 @@ func TestDamagedSettledCallRecord(t *testing.T) {
 	if !sameReplay(t, []byte(strings.Join(lines[:len(lines)-1], "")+tail), "a torn answered record before a blank line") {
 		return
 	}
-}
-
-func mustOpen(t *testing.T, buf []byte) *os.File {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "j.jsonl")
-	if err := os.WriteFile(path, buf, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
 }

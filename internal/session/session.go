@@ -1,17 +1,27 @@
-// Package session keeps askuser runs on disk so they can be listed,
-// continued and resumed after the process is gone.
+// Package session keeps askuser runs so they can be listed, continued and
+// resumed after the process is gone.
 //
-// A session is one append-only JSON-lines journal, <dir>/sessions/<id>.jsonl.
-// Every record is written with a single write and synced to disk before the
-// run acts on it, so a kill -9 at any instant leaves a journal whose every
-// complete line is a record; at most the last line is torn, and loading
-// drops it (and says so). A damaged line anywhere else is reported with the
-// file, the line and how many records before it are intact, never a panic.
-// Loading decodes the call records (asked, replied, answered, partial) that
-// a later user message settles only as far as checking they are JSON: what
-// they record is dropped at that message anyway (replay.go).
-// A journal is locked while a process appends to it, and a locked journal
-// is never deleted (Remove refuses it).
+// A session is one append-only journal of JSON records, one per line. The
+// Store encodes and replays the records itself, and keeps them through its
+// Backend (backend.go): by default the state directory's files,
+// <dir>/sessions/<id>.jsonl (files.go); with a team store, a database many
+// machines share (internal/store/postgres). The records are the same bytes
+// either way (internal/store/storetest's golden journal, written by the
+// files store of askuser's main branch, pins that), and one table of
+// contract cases runs against both.
+//
+// Every record is written durably before the run acts on it: in files, a
+// single write and an fdatasync, so a kill -9 at any instant leaves a
+// journal whose every complete line is a record; at most the last line is
+// torn, and loading drops it (and says so). A damaged line anywhere else
+// is reported with the journal, the line and how many records before it
+// are intact, never a panic. Loading decodes the call records (asked,
+// replied, answered, partial) that a later user message settles only as
+// far as checking they are JSON: what they record is dropped at that
+// message anyway (replay.go). A session is held while a process appends
+// to it (a file lock, or an advisory lock in the team store, released
+// when the process dies), and a held session is never deleted (Remove
+// refuses it).
 //
 // What else may be in the state directory cannot be turned against its
 // owner. A session's id is an ID (a v4 UUID, lower-case hex), made only
@@ -27,23 +37,22 @@
 // with their indexes: the rest are asked later) and "cancel" records (the
 // person declined to answer, askuser cancel, after "replied" records that
 // say so for every pending set); the header's meta carries the working
-// directory and a title. Formats 1 and 2 load unchanged.
+// directory, the machine and a title. Formats 1 and 2 load unchanged.
 //
 // Beside the journals the store keeps what answers from elsewhere need:
-// the answer mailbox (mailbox.go: the first answer to a set, whoever gave
-// it, in a file created once), the registry of sets waiting in the inbox
-// or a chat channel (registry.go), and a lock per chat channel, held by
-// the one process that serves it (chanlock.go). Each is used through an
-// interface its consumer (internal/relay) declares, so another store can
-// take their place.
+// the answer mailbox (the first answer to a set, whoever gave it; in
+// files, mailbox.go: a file created once), the registry of sets waiting in
+// the inbox or a chat channel (registry.go), and a lock per chat channel,
+// held by the one process that serves it (chanlock.go). Each is used
+// through an interface its consumer (internal/relay) declares. What the
+// state directory keeps in any case belongs to the machine: a session's
+// side directory (tool logs, serve.log) and askuser serve's address and
+// token.
 package session
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -58,16 +67,20 @@ const FormatVersion = 3
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
 	// ID is checked where it is read: a journal's header must hold the
-	// id its file is named by (load).
-	ID          ID        `json:"id"`
-	Created     time.Time `json:"created"`
-	Provider    string    `json:"provider"`
-	Model       string    `json:"model"`
-	BaseURL     string    `json:"base_url,omitempty"`
-	Script      string    `json:"script,omitempty"`
-	System      string    `json:"system,omitempty"`
-	Cwd         string    `json:"cwd,omitempty"`
-	FirstPrompt string    `json:"first_prompt,omitempty"`
+	// id it is stored under (load).
+	ID       ID        `json:"id"`
+	Created  time.Time `json:"created"`
+	Provider string    `json:"provider"`
+	Model    string    `json:"model"`
+	BaseURL  string    `json:"base_url,omitempty"`
+	Script   string    `json:"script,omitempty"`
+	System   string    `json:"system,omitempty"`
+	Cwd      string    `json:"cwd,omitempty"`
+	// Machine names the machine the session runs on (its hostname, or
+	// ASKUSER_MACHINE where hostnames are not stable): with Cwd, where a
+	// late answer may resume it.
+	Machine     string `json:"machine,omitempty"`
+	FirstPrompt string `json:"first_prompt,omitempty"`
 	// Title is the first prompt made short and safe to show (Title).
 	Title string `json:"title,omitempty"`
 	// Tools: what the run was given, so resume gives the same (a flag
@@ -139,18 +152,22 @@ type Session struct {
 	// cancel) and nothing has happened since.
 	Cancelled *Cancellation
 
-	path string
-	f    *os.File
+	// where names the journal (Backend.Where); j appends to it while the
+	// session is open.
+	where string
+	j     Appender
+	// readAs is the id the journal was read under: its header must hold
+	// it (ownID).
+	readAs ID
 	// size is the journal's length, kept below MaxJournalBytes.
-	size   int64
-	unlock func()
-	now    func() time.Time
+	size int64
+	now  func() time.Time
 	// mu serialises appends: sub-agents' loops journal concurrently.
 	mu sync.Mutex
 }
 
-// Path is the journal file.
-func (s *Session) Path() string { return s.path }
+// Path names the journal: its file, or where the store keeps it.
+func (s *Session) Path() string { return s.where }
 
 // Message records a message of the top conversation (agentloop.Journal);
 // so do Asked, Replied, Partial, Step and Answered for its other events.
@@ -239,20 +256,22 @@ func (s *Session) SetStatus(status, detail string, turns int, usage agentloop.Us
 
 // Close releases the journal.
 func (s *Session) Close() error {
-	if s.f == nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.j == nil {
 		return nil
 	}
-	s.unlock()
-	err := s.f.Close()
-	s.f = nil
+	err := s.j.Close()
+	s.j = nil
 	return err
 }
 
-// append writes one record durably: one write, then a sync.
+// append writes one record durably: one Append of the backend (a write
+// and a sync of the file, or a row of the team store).
 func (s *Session) append(r record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.f == nil {
+	if s.j == nil {
 		return fmt.Errorf("session %s is closed", s.Meta.ID)
 	}
 	if r.At.IsZero() {
@@ -262,78 +281,16 @@ func (s *Session) append(r record) error {
 	if err != nil {
 		return fmt.Errorf("encode session record: %w", err)
 	}
-	line = append(line, '\n')
-	if s.size+int64(len(line)) > MaxJournalBytes {
+	if s.size+int64(len(line))+1 > MaxJournalBytes {
 		// Written, the journal could not be loaded again: it stays
 		// as it is, and resumable.
 		return fmt.Errorf("session %s: %w (%s); it cannot grow further, so the run stops here: start a new session",
 			s.Meta.ID, ErrJournalFull, statefile.Size(MaxJournalBytes))
 	}
-	n, err := s.f.Write(line)
-	s.size += int64(n)
-	if err != nil {
-		return fmt.Errorf("write session %s: %w", s.path, err)
+	if err := s.j.Append(Line{Data: line, Type: r.Type, At: r.At, Status: r.Status}); err != nil {
+		return err
 	}
-	if err := syncData(s.f); err != nil {
-		return fmt.Errorf("sync session %s: %w", s.path, err)
-	}
+	s.size += int64(len(line)) + 1
 	s.Updated = r.At
 	return nil
-}
-
-// ErrNotFound is returned for a session id that matches no session.
-var ErrNotFound = errors.New("no such session")
-
-// Store is a directory of sessions.
-type Store struct {
-	Dir string
-	Now func() time.Time
-}
-
-func (st *Store) sessionsDir() string { return filepath.Join(st.Dir, "sessions") }
-
-// journal is the path of session id's journal.
-func (st *Store) journal(id ID) string { return filepath.Join(st.sessionsDir(), string(id)+".jsonl") }
-
-func (st *Store) now() time.Time {
-	if st.Now != nil {
-		return st.Now()
-	}
-	return time.Now()
-}
-
-// Create starts a new session journal.
-func (st *Store) Create(meta Meta) (*Session, error) {
-	dir := st.sessionsDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create state directory: %w (set --state-dir or ASKUSER_STATE_DIR to a writable directory)", err)
-	}
-	if meta.ID == "" {
-		meta.ID = NewID()
-	} else if _, err := ParseID(string(meta.ID)); err != nil {
-		return nil, fmt.Errorf("create session: %w", err)
-	}
-	if meta.Created.IsZero() {
-		meta.Created = st.now()
-	}
-	if meta.Title == "" {
-		meta.Title = Title(meta.FirstPrompt)
-	}
-	path := st.journal(meta.ID)
-	f, err := statefile.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("create session: %w", err)
-	}
-	unlock, err := lock(f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	s := &Session{Meta: meta, State: agentloop.NewState(), path: path, f: f, unlock: unlock, now: st.now}
-	if err := s.append(record{Type: recSession, At: meta.Created, Version: FormatVersion, Meta: &meta}); err != nil {
-		s.Close()
-		return nil, err
-	}
-	syncDir(dir)
-	return s, nil
 }

@@ -313,6 +313,22 @@ func TestUnknownRecordType(t *testing.T) {
 	wantCorrupt(t, st, w.Meta.ID, len(lines)+1, `unknown record type "checkpoint"`)
 }
 
+// TestHugeRecordTypeQuoted: a journal's record type is quoted at most
+// ask.ExcerptChars characters long in the damage it reports, whatever the
+// journal holds, so a planted 100 KB type is not echoed whole by askuser
+// resume or askuser sessions --json.
+func TestHugeRecordTypeQuoted(t *testing.T) {
+	st := newStore(t)
+	w := create(t, st, session.Meta{}, finishedSteps("pick a db")...)
+	lines := journalLines(t, w)
+	huge := strings.Repeat("x", 100_000)
+	record := `{"type":"` + huge + `","at":"2025-03-14T10:00:00Z"}` + "\n"
+	rewrite(t, st, w.Meta.ID, append(lines, record)...)
+	wantCorrupt(t, st, w.Meta.ID, len(lines)+1, "unknown record type "+ask.Excerpt(huge))
+	rewrite(t, st, w.Meta.ID, record)
+	wantCorrupt(t, st, w.Meta.ID, 1, "the first record is "+ask.Excerpt(huge)+", not the session header")
+}
+
 func TestLockedWhileOpen(t *testing.T) {
 	st := newStore(t)
 	s, err := st.Create(session.Meta{})

@@ -1,0 +1,248 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/session"
+)
+
+// The answer mailbox and the registry as the session package uses them:
+// the same checks, the same errors and the same JSON as its files, in
+// this package's tables.
+
+// Mailbox returns the store's answer mailbox.
+func (b *Backend) Mailbox() session.Mailbox { return mailbox{b} }
+
+type mailbox struct{ b *Backend }
+
+// box checks that box names a set: a key is a key, a session an id.
+func (m mailbox) box(box session.Box) (Box, error) {
+	if !channel.ValidKey(box.Key) {
+		return Box{}, fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
+	}
+	if box.Session != "" {
+		if _, err := session.ParseID(box.Session); err != nil {
+			return Box{}, fmt.Errorf("mailbox: %w: %w", session.ErrNotFound, err)
+		}
+	}
+	return Box{Session: box.Session, Key: box.Key}, nil
+}
+
+func (m mailbox) Post(ctx context.Context, box session.Box, d session.Delivery) error {
+	bx, err := m.box(box)
+	if err != nil {
+		return err
+	}
+	if len(d.Answers) == 0 || d.By == "" || d.At.IsZero() {
+		return fmt.Errorf("mailbox: an answer needs its answers, who gave them and when")
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("mailbox: encode the answer: %w", err)
+	}
+	won, first, err := m.b.db.Post(ctx, bx, Answer{Delivery: data, By: d.By, At: d.At})
+	switch {
+	case errors.Is(err, ErrNoSession):
+		return fmt.Errorf("mailbox: %w %q: it was deleted", session.ErrNotFound, box.Session)
+	case err != nil:
+		return fmt.Errorf("mailbox: %w", err)
+	case won:
+		return nil
+	}
+	fd, err := m.decode(box, first)
+	if err != nil {
+		return err
+	}
+	return &session.AnsweredError{First: fd}
+}
+
+func (m mailbox) decode(box session.Box, a Answer) (session.Delivery, error) {
+	var d session.Delivery
+	if err := json.Unmarshal(a.Delivery, &d); err != nil || len(d.Answers) == 0 {
+		return session.Delivery{}, fmt.Errorf("mailbox: the answer to set %s in %s is damaged (%v); delete its row of the mailbox table to let it be answered again",
+			box.Key, m.b.db.shown, err)
+	}
+	return d, nil
+}
+
+func (m mailbox) Get(ctx context.Context, box session.Box) (session.Delivery, bool, error) {
+	bx, err := m.box(box)
+	if err != nil {
+		return session.Delivery{}, false, err
+	}
+	a, ok, err := m.b.db.Get(ctx, bx)
+	if err != nil || !ok {
+		return session.Delivery{}, false, err
+	}
+	d, err := m.decode(box, a)
+	return d, err == nil, err
+}
+
+// Wait is woken by the answer's notification, from any machine.
+func (m mailbox) Wait(ctx context.Context, box session.Box) (session.Delivery, error) {
+	bx, err := m.box(box)
+	if err != nil {
+		return session.Delivery{}, err
+	}
+	a, err := m.b.db.Wait(ctx, bx)
+	if err != nil {
+		return session.Delivery{}, ask.CtxErr(ctx)
+	}
+	return m.decode(box, a)
+}
+
+func (m mailbox) Prune(before time.Time) error {
+	ctx, cancel := m.b.ctx()
+	defer cancel()
+	return m.b.db.PruneAnswers(ctx, before)
+}
+
+// Registry returns the store's registry of waiting sets.
+func (b *Backend) Registry() session.Registry { return registry{b} }
+
+type registry struct{ b *Backend }
+
+func (r registry) key(key string) error {
+	if !channel.ValidKey(key) {
+		return fmt.Errorf("registry: %w: %s is not a key", channel.ErrUnknownSet, ask.Excerpt(key))
+	}
+	return nil
+}
+
+func (r registry) Get(ctx context.Context, key string) (session.Entry, error) {
+	if err := r.key(key); err != nil {
+		return session.Entry{}, err
+	}
+	row, err := r.b.db.GetEntry(ctx, key)
+	if errors.Is(err, ErrNoEntry) {
+		return session.Entry{}, session.ErrNoEntry
+	}
+	if err != nil {
+		return session.Entry{}, fmt.Errorf("registry: %w", err)
+	}
+	return r.decode(row)
+}
+
+// decode reads a row's entry. An entry is used only under its own key,
+// and its session is an id, as in files: one that says otherwise is
+// damaged, so what a forged row says never reaches a resume's command
+// line.
+func (r registry) decode(row Entry) (session.Entry, error) {
+	var e session.Entry
+	err := json.Unmarshal(row.Data, &e)
+	if err == nil && e.Key != row.Key {
+		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), row.Key)
+	}
+	if err == nil && e.Session != "" {
+		_, err = session.ParseID(e.Session)
+	}
+	if err != nil {
+		return session.Entry{}, fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)
+	}
+	return e, nil
+}
+
+// Update is the files' Update in a transaction: fn's error, or a change
+// of nothing, writes nothing; a new entry gets its Created, a changed one
+// its Updated.
+func (r registry) Update(ctx context.Context, key string, fn func(e *session.Entry, found bool) error) (session.Entry, error) {
+	if err := r.key(key); err != nil {
+		return session.Entry{}, err
+	}
+	var out session.Entry
+	now := r.b.now()
+	err := r.b.db.UpdateEntry(ctx, key, now, func(row Entry, found bool) ([]byte, string, error) {
+		var e session.Entry
+		if found {
+			var err error
+			if e, err = r.decode(row); err != nil {
+				return nil, "", err
+			}
+		}
+		before, _ := json.Marshal(e)
+		err := fn(&e, found)
+		out = e
+		if err != nil {
+			return nil, "", err
+		}
+		e.Key = key
+		if e.Session != "" {
+			if _, err := session.ParseID(e.Session); err != nil {
+				return nil, "", fmt.Errorf("registry: %s: its session %w", key, err)
+			}
+		}
+		after, err := json.Marshal(e)
+		if err != nil {
+			return nil, "", fmt.Errorf("registry: encode %s: %w", key, err)
+		}
+		if found && bytes.Equal(before, after) {
+			out = e
+			return nil, "", nil
+		}
+		if !found {
+			e.Created = now
+		}
+		e.Updated = now
+		out = e
+		data, err := json.Marshal(e)
+		return data, e.Session, err
+	})
+	return out, err
+}
+
+func (r registry) List(ctx context.Context) ([]session.Entry, error) {
+	rows, err := r.b.db.Entries(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	var out []session.Entry
+	var bad []error
+	for _, row := range rows {
+		e, err := r.decode(row)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, errors.Join(bad...)
+}
+
+func (r registry) Delete(ctx context.Context, key string) error {
+	if err := r.key(key); err != nil {
+		return err
+	}
+	return r.b.db.DeleteEntry(ctx, key)
+}
+
+// Hold marks the set as waited on, for every machine to see. When this
+// process or another already waits on it, it is waited on either way.
+func (r registry) Hold(key string) (func(), error) {
+	if err := r.key(key); err != nil {
+		return nil, err
+	}
+	ctx, cancel := r.b.ctx()
+	defer cancel()
+	release, ok, err := r.b.db.TryLock(ctx, "wait:"+key)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	if !ok {
+		return func() {}, nil
+	}
+	return release, nil
+}
+
+func (r registry) Held(key string) bool {
+	ctx, cancel := r.b.ctx()
+	defer cancel()
+	held, err := r.b.db.Held(ctx, "wait:"+key)
+	return held && err == nil
+}

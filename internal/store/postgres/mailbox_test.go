@@ -1,0 +1,178 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/askuser/askuser/internal/store/pgtest"
+)
+
+func answer(by string) Answer {
+	return Answer{Delivery: []byte(`{"by":"` + by + `"}`), By: by, At: t0}
+}
+
+// The first answer wins; a second is refused and told the first.
+func TestPost(t *testing.T) {
+	db, _ := open(t)
+	ctx := ctxT(t)
+	box := Box{Key: "set1"}
+	if _, ok, err := db.Get(ctx, box); ok || err != nil {
+		t.Fatalf("an unanswered set: %v, %v", ok, err)
+	}
+	if won, _, err := db.Post(ctx, box, answer("alice")); !won || err != nil {
+		t.Fatalf("the first answer: %v, %v", won, err)
+	}
+	won, first, err := db.Post(ctx, box, answer("bob"))
+	if won || err != nil || first.By != "alice" || string(first.Delivery) != `{"by":"alice"}` || !first.At.Equal(t0) {
+		t.Fatalf("the second answer: won %v, first %+v, %v; want alice's", won, first, err)
+	}
+	got, ok, err := db.Get(ctx, box)
+	if !ok || err != nil || got.By != "alice" {
+		t.Fatalf("get %+v, %v, %v", got, ok, err)
+	}
+}
+
+// Two serves answering one set at once: exactly one wins, and every loser
+// is told the winner's answer.
+func TestPostRace(t *testing.T) {
+	db, url := open(t)
+	serves := []*DB{db, openURL(t, url)}
+	ctx := ctxT(t)
+	for round := range 5 {
+		box := Box{Key: fmt.Sprintf("race%d", round)}
+		var wg sync.WaitGroup
+		results := make(chan string, 16)
+		for i := range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				who := fmt.Sprintf("serve%d-%d", i%2, i)
+				won, first, err := serves[i%2].Post(ctx, box, answer(who))
+				switch {
+				case err != nil:
+					results <- "error: " + err.Error()
+				case won:
+					results <- "won " + who
+				default:
+					results <- "lost to " + first.By
+				}
+			}()
+		}
+		wg.Wait()
+		close(results)
+		winners, winner := 0, ""
+		var lost []string
+		for r := range results {
+			if w, ok := cutPrefix(r, "won "); ok {
+				winners++
+				winner = w
+			} else {
+				lost = append(lost, r)
+			}
+		}
+		if winners != 1 {
+			t.Fatalf("round %d: %d winners; want exactly one", round, winners)
+		}
+		for _, l := range lost {
+			if l != "lost to "+winner {
+				t.Errorf("round %d: a loser says %q; the winner was %s", round, l, winner)
+			}
+		}
+	}
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return s, false
+}
+
+// A waiter on one machine is woken by an answer posted on another, by the
+// notification alone: the waiter never polls while the store answers.
+func TestWaitWoken(t *testing.T) {
+	db, url := open(t)
+	other := openURL(t, url)
+	ctx := ctxT(t)
+	box := Box{Key: "set1"}
+	got := waitAsync(t, ctx, db, box)
+	waitListening(t, db, 1)
+	// An answer to another set wakes nobody's wait on this one.
+	if _, _, err := other.Post(ctx, Box{Key: "set2"}, answer("carol")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := other.Post(ctx, box, answer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-got; a.By != "alice" {
+		t.Errorf("woken with %+v; want alice's answer", a)
+	}
+	// An answer already there is returned at once.
+	if a, err := other.Wait(ctx, box); err != nil || a.By != "alice" {
+		t.Errorf("wait on an answered set: %+v, %v", a, err)
+	}
+	// A wait ends with its context.
+	short, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := db.Wait(short, Box{Key: "never"}); err != context.Canceled {
+		t.Errorf("a cancelled wait: %v", err)
+	}
+}
+
+// waitListening waits until db's own connection has listened n times.
+func waitListening(t *testing.T, db *DB, n int) {
+	t.Helper()
+	ok := eventually(func() bool {
+		db.own.mu.Lock()
+		defer db.own.mu.Unlock()
+		return db.own.listens >= n
+	})
+	if !ok {
+		t.Fatalf("the own connection did not listen %d times", n)
+	}
+}
+
+// The server restarts while a run waits; the answer is given while the
+// waiter's listener is still away, so its notification is lost; the
+// waiter reads again when its listener is back, and gets it.
+func TestWaitAcrossRestart(t *testing.T) {
+	db, url := open(t)
+	other := openURL(t, url)
+	ctx := ctxT(t)
+	box := Box{Key: "set1"}
+	answered := holdReconnect(db) // the answer is posted before the waiter listens again
+	got := waitAsync(t, ctx, db, box)
+	waitListening(t, db, 1)
+	if err := pgtest.Shared(t).Restart(); err != nil {
+		t.Fatal(err)
+	}
+	post := func() bool { _, _, err := other.Post(ctx, box, answer("alice")); return err == nil }
+	if !eventually(post) {
+		t.Fatal("no answer could be posted after the restart")
+	}
+	close(answered)
+	select {
+	case a := <-got:
+		if a.By != "alice" {
+			t.Errorf("got %+v", a)
+		}
+	case <-ctx.Done():
+		t.Fatal("the waiter never got the answer given while its listener was away")
+	}
+}
+
+// waitAsync waits on box in the background; the answer comes on the
+// channel returned.
+func waitAsync(t *testing.T, ctx context.Context, db *DB, box Box) <-chan Answer {
+	got := make(chan Answer, 1)
+	go func() {
+		a, err := db.Wait(ctx, box)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- a
+	}()
+	return got
+}
