@@ -101,9 +101,11 @@ func runServe(c *cli.Context, e *env) error {
 	} else if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	// The address is left before it is printed: whoever starts a run once
+	// serve printed it finds it (a run's notification links to its page).
 	forget := leaveAddress(store.Dir, in.URL(), e.ios.ErrOut)
 	defer forget()
+	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
 	stopRelay := serveRelay(store, in, served, e.ios.ErrOut)
 	<-c.Context.Done()
 	stopRelay()
