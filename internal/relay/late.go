@@ -98,15 +98,20 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 	}
 }
 
-// followUp posts text beside e on every channel this relay holds that
-// shows it; it reports whether all of them took it. A channel whose
-// platform said to wait is not called before then.
+// followUp posts text beside e on every channel this relay serves that
+// shows it; it reports whether all of them took it. A channel it does not
+// hold yet (serve just started, a live run still holds it) has not, so the
+// post waits for it; a channel whose platform said to wait is not called
+// before then.
 func (r *Relay) followUp(ctx context.Context, e session.Entry, text string) bool {
 	ok := true
-	for _, name := range r.heldNames() {
-		sent := e.Sent[name]
+	for name, sent := range e.Sent {
 		s, served := r.served(name)
 		if sent == nil || len(sent.Ref) == 0 || !served {
+			continue
+		}
+		if !r.Holds(name) {
+			ok = false
 			continue
 		}
 		gate := name + " reply " + e.Key

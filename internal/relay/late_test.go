@@ -259,3 +259,44 @@ func TestPageAnswerIsLeftToTheInbox(t *testing.T) {
 		t.Errorf("the relay resumed the session %d times for an answer given on the page", n)
 	}
 }
+
+// A relay that does not hold the channel yet (askuser serve just started,
+// or a live run still holds it) does not count what a late answer led to
+// as posted: it posts it once it holds the channel.
+func TestFollowUpWaitsForTheChannel(t *testing.T) {
+	lr := newLateRig(t, true)
+	m := lr.message(titled("Database"), "of the waiting session")
+	for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the message was never recorded")
+		}
+	}
+	var release func()
+	lr.cfg.WaitForHold = true
+	lr.restart(func() { // another process holds the channel; a tap's answer is in the mailbox
+		var err error
+		if release, err = lr.st.HoldChannel(channeltest.Name); err != nil {
+			t.Fatal(err)
+		}
+		es, _ := lr.st.Registry().List(context.Background())
+		a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+		a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
+		who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
+		if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+			session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if out := lr.resumed(); out.Status != agentloop.StatusSuccess {
+		t.Fatalf("the resumed run: %s (%v)", out.Status, out.Err)
+	}
+	time.Sleep(100 * time.Millisecond) // passes of a relay without the channel
+	release()
+	done := lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text, once the channel is held")
+	if !strings.Contains(done.Replies[0], "The agent went on and finished") {
+		t.Errorf("the reply: %q", done.Replies)
+	}
+}
