@@ -45,7 +45,10 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 		return true // a stranger: nothing at all
 	}
 	if from == c.to {
-		c.heardNow()
+		// The window opens once this message is handled: a sweep that saw
+		// it open first would send the question a "hello?" is refused
+		// for, and take the "hello?" as its answer.
+		defer c.heardNow()
 	}
 	if m.ID == "" || c.taken.has(m.ID) {
 		return true
