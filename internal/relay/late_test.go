@@ -77,6 +77,34 @@ func (lr *lateRig) runOn(sess *session.Session, prompt *agentloop.Message) agent
 	return out
 }
 
+// recorded waits for the set's message, and until the relay noted it.
+func (lr *lateRig) recorded() channeltest.Message {
+	lr.t.Helper()
+	m := lr.message(titled("Database"), "of the waiting session")
+	for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
+			return m
+		}
+		if time.Now().After(deadline) {
+			lr.t.Fatal("the message was never recorded")
+		}
+	}
+}
+
+// tappedMeanwhile posts alice's tap's answer (SQLite) to the set's
+// mailbox, as a serve killed since took it.
+func (lr *lateRig) tappedMeanwhile() {
+	lr.t.Helper()
+	es, _ := lr.st.Registry().List(context.Background())
+	a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+	a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
+	who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
+	if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+		session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
+		lr.t.Fatal(err)
+	}
+}
+
 func (lr *lateRig) resume(e session.Entry) error {
 	lr.resumes.Add(1)
 	sess, err := lr.st.Open(e.Session)
@@ -183,29 +211,14 @@ func TestAnswerPostedBeforeACrashIsResumedOnce(t *testing.T) {
 // resume, does not resume it again, and follows up once it has gone on.
 func TestTapTakenByAResumeOfTheKilledServe(t *testing.T) {
 	lr := newLateRig(t, true)
-	m := lr.message(titled("Database"), "of the waiting session")
-	for deadline := time.Now().Add(limit); ; time.Sleep(10 * time.Millisecond) {
-		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the message was never recorded")
-		}
-	}
+	m := lr.recorded()
 	sess, err := lr.st.Open(lr.id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
 	lr.restart(func() { // serve took alice's tap, started the resume, and was killed
-		es, _ := lr.st.Registry().List(context.Background())
-		a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
-		a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
-		who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
-		if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
-			session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
-			t.Fatal(err)
-		}
+		lr.tappedMeanwhile()
 		go func() { <-release; lr.ended <- lr.runOn(sess, nil) }()
 	})
 	time.Sleep(100 * time.Millisecond) // the new serve looks while the resume holds the session
@@ -265,15 +278,7 @@ func TestPageAnswerIsLeftToTheInbox(t *testing.T) {
 // as posted: it posts it once it holds the channel.
 func TestFollowUpWaitsForTheChannel(t *testing.T) {
 	lr := newLateRig(t, true)
-	m := lr.message(titled("Database"), "of the waiting session")
-	for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
-		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the message was never recorded")
-		}
-	}
+	m := lr.recorded()
 	var release func()
 	lr.cfg.WaitForHold = true
 	lr.restart(func() { // another process holds the channel; a tap's answer is in the mailbox
@@ -281,14 +286,7 @@ func TestFollowUpWaitsForTheChannel(t *testing.T) {
 		if release, err = lr.st.HoldChannel(channeltest.Name); err != nil {
 			t.Fatal(err)
 		}
-		es, _ := lr.st.Registry().List(context.Background())
-		a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
-		a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
-		who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
-		if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
-			session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
-			t.Fatal(err)
-		}
+		lr.tappedMeanwhile()
 	})
 	if out := lr.resumed(); out.Status != agentloop.StatusSuccess {
 		t.Fatalf("the resumed run: %s (%v)", out.Status, out.Err)
