@@ -88,13 +88,19 @@ type Policy struct {
 
 // Decide returns the decision the rules, the mode and the session's grants
 // make, or ok false when a person must be asked. Deny rules win, then ask
-// rules, then the bypass mode, allow rules and grants.
+// rules, then the bypass mode, allow rules and grants; a command line the
+// rules could not read in full is asked when a deny or ask rule might
+// have matched the part not read.
 func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
 	s := req.subject()
 	if r, hit := s.touched(p.Deny); hit {
 		return deniedByRule(req.Tool, r), true
 	}
 	if _, hit := s.touched(p.Ask); hit {
+		return Decision{}, false
+	}
+	if s.unread(p.Deny, p.Ask) {
+		// A deny or ask rule may have missed what was not read.
 		return Decision{}, false
 	}
 	if p.Mode == ModeBypass {

@@ -25,7 +25,11 @@
 // Invariants:
 //   - Deny unless something allows: a deny rule wins over everything, an
 //     ask rule over allow rules and grants, and a call no rule, grant or
-//     mode allows must be asked.
+//     mode allows must be asked. Where the rules stop reading a command
+//     line (nested too deep, too many commands, a line that does not
+//     parse) or cannot read a path (no home folder for ~), a deny or ask
+//     rule for its tool makes the call asked: the mode or a grant never
+//     allows what a deny rule might have caught.
 //   - Only a person (or a rule or answer a person wrote) approves. Answers
 //     from the recommended-option policy (--frontend auto, unanswered:
 //     auto, --on-timeout auto) never approve a call, whatever option they

@@ -80,23 +80,34 @@ func homeRelative(p string) (string, bool) {
 
 // resolveLinks follows the links of the longest part of p that exists,
 // keeping the rest as written (a file about to be written need not
-// exist).
+// exist). A part exists only if every shorter one does, so the longest is
+// found by halving: a few reads of the file system and of p, however many
+// folders a hostile path names (one folder at a time cost the square of
+// its length).
 func resolveLinks(p string) string {
 	if !filepath.IsAbs(p) {
 		return p
 	}
-	var rest []string
-	for dir := p; ; {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return p
-		}
-		rest = append([]string{filepath.Base(dir)}, rest...)
-		dir = parent
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
 	}
+	// p is clean and absolute: names[0] is "" (the root).
+	names := strings.Split(filepath.ToSlash(p), "/")
+	lead := func(n int) string { return "/" + filepath.Join(names[1:n+1]...) }
+	have, lack := 0, len(names)-1 // the root exists; all of p does not
+	for lack-have > 1 {
+		mid := (have + lack) / 2
+		if _, err := filepath.EvalSymlinks(lead(mid)); err == nil {
+			have = mid
+		} else {
+			lack = mid
+		}
+	}
+	real, err := filepath.EvalSymlinks(lead(have))
+	if err != nil {
+		return p
+	}
+	return filepath.Join(append([]string{real}, names[have+1:]...)...)
 }
 
 // pathPattern is a path rule's specifier, resolved.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,40 @@ func TestPathRulesHostile(t *testing.T) {
 	}
 	if _, ok := readPath("a\x00b", "/p"); ok {
 		t.Error("a path with a NUL was read")
+	}
+}
+
+// Reading a long path that does not exist costs in proportion to its
+// length: four times the folders, about four times the work (allocation,
+// measured at two lengths in the same run). Finding how much of it exists
+// went up one folder at a time, re-reading the path from the root each
+// time: 40 KB took seconds, and a hook's 16 MiB input would not finish.
+func TestPathReadingIsBounded(t *testing.T) {
+	work := func(folders int) uint64 {
+		p := filepath.Join(t.TempDir(), "missing") + strings.Repeat("/x", folders)
+		return allocatedBy(func() {
+			if got, ok := readPath(p, "/"); !ok || got.real != p {
+				t.Errorf("readPath(%.40q…) = %.40q…, %v; want the path as written", p, got.real, ok)
+			}
+		})
+	}
+	small, large := work(2000), work(8000)
+	if ratio := float64(large) / float64(small); ratio > 8 {
+		t.Errorf("4 times the folders cost %.0f times the work (%d bytes allocated, %d for a quarter); want about 4", ratio, large, small)
+	}
+}
+
+// A deny rule holds where a path cannot be read: with no home folder
+// known, ~/.ssh/id_rsa matches no rule here, but the host, which finds the
+// home folder in the password database, still reads it. Under
+// bypassPermissions such a call is asked, never allowed.
+func TestDenyHoldsWhereAPathCannotBeRead(t *testing.T) {
+	t.Setenv("HOME", "")
+	deny := Policy{Deny: mustRules(t, "Read(~/.ssh/**)"), Mode: ModeBypass}
+	for _, p := range []string{"~/.ssh/id_rsa", "~/.ssh/\x00"} {
+		req := Request{Tool: "Read", Input: []byte(mustJSONString(t, map[string]string{"file_path": p})), Dir: "/home/me/proj"}
+		if d, decided := deny.Decide(req, nil); decided && d.Allow {
+			t.Errorf("%q: allowed (%s); want it asked", p, d.Why)
+		}
 	}
 }

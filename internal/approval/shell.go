@@ -32,6 +32,11 @@ type shellLine struct {
 	// uncovered says why no allow rule can cover the line; "" when the
 	// rules decide.
 	uncovered string
+	// partial says why the reading stopped short of the whole line (too
+	// deep, too many commands, or a line that does not parse, whose lines
+	// before the error bash still runs): a deny or ask rule may then miss
+	// a command the line runs. "" when the line was read in full.
+	partial string
 }
 
 // shellCmd is one simple command.
@@ -57,9 +62,17 @@ const (
 	maxShellCmds  = 512 // readings of simple commands per line
 )
 
+// shellBudget is how many bytes of code and command texts reading a line
+// of n bytes may handle, the line's own parse included: a few times the
+// line, so the wrappers in front of a command and the code strings in it
+// are read, but a line that makes the reader go over the same long words
+// again and again (ssh ssh ssh … 'long code') stops, as the depth and
+// command bounds alone did not: 20 KB cost 9 GB of reading.
+func shellBudget(n int) int { return 4*n + 64<<10 }
+
 // readShell reads a command line.
 func readShell(line string) shellLine {
-	a := &shellReader{}
+	a := &shellReader{budget: shellBudget(len(line))}
 	a.code(line)
 	return a.line
 }
@@ -69,6 +82,18 @@ type shellReader struct {
 	depth int
 	// denyOnly is set while reading words an allow rule need not cover.
 	denyOnly bool
+	// budget is what is left of shellBudget.
+	budget int
+}
+
+// spend takes n bytes from the budget; once it is spent the reading stops
+// short of the line, and spend reports false.
+func (a *shellReader) spend(n int) bool {
+	if a.budget -= n; a.budget < 0 {
+		a.stop("it is too long, or repeats itself too often, to read in full")
+		return false
+	}
+	return true
 }
 
 // uncover records why no allow rule covers the line (the first reason).
@@ -78,16 +103,28 @@ func (a *shellReader) uncover(why string) {
 	}
 }
 
+// stop records that the reading stops short of the whole line: no allow
+// rule covers it, and deny and ask rules may not see all it runs.
+func (a *shellReader) stop(why string) {
+	a.uncover(why)
+	if a.line.partial == "" {
+		a.line.partial = why
+	}
+}
+
 // code reads a piece of shell code: the line itself, or code written out
 // in eval, bash -c or a here-document fed to a shell.
 func (a *shellReader) code(src string) {
 	if a.depth >= maxShellDepth {
-		a.uncover("it nests code too deeply to read")
+		a.stop("it nests code too deeply to read")
+		return
+	}
+	if !a.spend(len(src)) {
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		a.uncover("it does not parse as a shell command line (" + clip(err.Error()) + ")")
+		a.stop("it does not parse as a shell command line (" + clip(err.Error()) + ")")
 		a.unparsed(src)
 		return
 	}
@@ -109,7 +146,14 @@ func (a *shellReader) unparsed(src string) {
 
 func (a *shellReader) add(c shellCmd) {
 	if len(a.line.cmds) >= maxShellCmds {
-		a.uncover("it holds too many commands to read")
+		a.stop("it holds too many commands to read")
+		return
+	}
+	n := len(c.text)
+	for _, t := range c.seen {
+		n += len(t)
+	}
+	if !a.spend(n) {
 		return
 	}
 	c.denyOnly = c.denyOnly || a.denyOnly
@@ -178,6 +222,9 @@ func (a *shellReader) command(c syntax.Command) {
 			a.stmt(c.Stmt)
 		}
 	case *syntax.TestClause:
+		if why := arithmTest(c.X); why != "" {
+			a.uncover(why)
+		}
 		a.words(c.X)
 	case *syntax.ArithmCmd, *syntax.LetClause:
 		a.uncover("it evaluates arithmetic, which can run commands through array subscripts")
@@ -224,57 +271,10 @@ func harmlessFile(p string) bool {
 	return false
 }
 
-// words looks inside a node's words for the expansions that run code.
-func (a *shellReader) words(n syntax.Node) {
-	if n == nil {
-		return
-	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			a.uncover("it runs a command substitution ($(…) or `…`)")
-			a.nested(n.Stmts)
-			return false
-		case *syntax.ProcSubst:
-			a.uncover("it runs a process substitution (<(…) or >(…))")
-			a.nested(n.Stmts)
-			return false
-		case *syntax.ArithmExp:
-			a.uncover("it evaluates arithmetic ($((…))), which can run commands through array subscripts")
-		case *syntax.ExtGlob:
-			// zsh, the shell many hosts run commands in, reads *(e:…:) as
-			// a glob qualifier that runs code.
-			a.uncover("it holds a pattern list (*(…), ?(…), @(…)), which zsh reads as a glob qualifier that can run code")
-		case *syntax.ParamExp:
-			if why := riskyParam(n); why != "" {
-				a.uncover(why)
-			}
-		}
-		return true
-	})
-}
-
-// riskyParam says why a parameter expansion can run or change code:
-// subscripts and slices are arithmetic, ${!x} reads a name from a value,
-// ${x=…} assigns, ${x@P} expands a prompt (which runs substitutions).
-func riskyParam(p *syntax.ParamExp) string {
-	switch {
-	case p.Index != nil || p.Slice != nil:
-		return "it evaluates arithmetic (an array subscript or a slice), which can run commands"
-	case p.Excl || p.Names != 0:
-		return "it expands a variable named by another (${!x}), which can run commands"
-	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
-		return "it sets a variable (${x=…}), which can change what a later command runs"
-	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
-		return "it transforms a variable (${x@…}), which can run commands"
-	}
-	return ""
-}
-
 // nested reads the statements of a substitution, one level deeper.
 func (a *shellReader) nested(list []*syntax.Stmt) {
 	if a.depth >= maxShellDepth {
-		a.uncover("it nests commands too deeply to read")
+		a.stop("it nests commands too deeply to read")
 		return
 	}
 	a.depth++
@@ -306,8 +306,8 @@ func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 // simple reads the words of one simple command: the command as an allow
 // rule sees it, and what the wrappers in front of it run.
 func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
-	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds {
-		a.uncover("it nests or holds too many commands to read")
+	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds || a.budget < 0 {
+		a.stop("it nests or holds too many commands to read")
 		return
 	}
 	name := ws[0]

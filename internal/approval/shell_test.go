@@ -82,6 +82,44 @@ func TestShellDenyThroughNesting(t *testing.T) {
 	}
 }
 
+// A deny rule must hold where the rules stop reading: a line nested too
+// deep, holding too many commands, or that does not parse (bash runs the
+// lines before the one it cannot parse) may run a denied command no
+// reading saw, so under bypassPermissions or a session's grant it is
+// asked, never allowed. A line read in full is still allowed.
+func TestDenyHoldsWhereReadingStops(t *testing.T) {
+	lines := map[string]string{
+		"bash -c 20 deep":     nestBashC(20, "rm -rf x"),
+		"$( 40 deep":          strings.Repeat("$(", 40) + "rm -rf x" + strings.Repeat(")", 40),
+		"600 commands first":  strings.Repeat("true; ", 600) + "rm -rf x",
+		"unparsable after it": "r\\m -rf x\nfi",
+		"unparsable, wrapped": "sudo r\\m -rf x\n'",
+		"watch, many options": "watch " + strings.Repeat("-d ", 20) + "rm -rf x",
+	}
+	rules := mustRules(t, "Bash(rm:*)")
+	grant := Grants{"Bash": {Allow: true, Scope: ScopeSession, By: ByPerson, Why: "the user"}}
+	for name, line := range lines {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		for how, p := range map[string]struct {
+			policy Policy
+			grants Grants
+		}{
+			"bypass":   {Policy{Deny: rules, Mode: ModeBypass}, nil},
+			"grant":    {Policy{Deny: rules}, grant},
+			"ask rule": {Policy{Ask: rules, Mode: ModeBypass}, nil},
+		} {
+			if d, decided := p.policy.Decide(req, p.grants); decided && d.Allow {
+				t.Errorf("%s under %s: allowed (%s); want it asked or denied", name, how, d.Why)
+			}
+		}
+	}
+	// Without a deny or ask rule for the tool there is nothing to miss.
+	req := call("Bash", mustJSONString(t, map[string]string{"command": lines["600 commands first"]}))
+	if d, decided := (Policy{Deny: mustRules(t, "Read(.env)"), Mode: ModeBypass}).Decide(req, nil); !decided || !d.Allow {
+		t.Errorf("bypass with no Bash rule: decided %v %+v; want allowed", decided, d)
+	}
+}
+
 func FuzzReadShell(f *testing.F) {
 	for _, c := range ruleTable {
 		f.Add(c.call)
@@ -160,4 +198,58 @@ func mustRulesF(f *testing.F, list string) []Rule {
 		f.Fatal(err)
 	}
 	return r
+}
+
+// Decisions run concurrently (askuser mcp answers approve calls side by
+// side): reading their command lines shares nothing. Run under -race
+// (.ci/run does), this failed while words were expanded with the shell
+// library's shared default configuration, which each expansion writes.
+func TestDecideConcurrently(t *testing.T) {
+	p := Policy{Allow: mustRules(t, "Bash(git status:*)"), Deny: mustRules(t, "Bash(rm:*)")}
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			allowed := true
+			for range 20 {
+				d, ok := p.Decide(call("Bash", `{"command":"git status --short 'a b' && git status"}`), nil)
+				allowed = allowed && ok && d.Allow
+			}
+			done <- allowed
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("a concurrent decision was not the same as a lone one")
+		}
+	}
+}
+
+// Code hidden where a glance sees only tests and arguments runs all the
+// same (each line seen to run echo in place of rm, in the shell named):
+// an allow rule for the commands around it never covers it.
+func TestHiddenCodeIsAsked(t *testing.T) {
+	for _, c := range []struct{ rules, line, how string }{
+		{"Bash(git status:*)", "[[ 'a[$(rm -rf x)]' -eq 0 ]] && git status", "bash 5.2's [[ ]] evaluates -eq's operands as arithmetic, subscripts and all"},
+		{"Bash(git status:*)", "[[ 'a[$(rm -rf x)]' -gt 0 ]] || git status", "and -ne, -lt, -le, -gt and -ge's"},
+		{"Bash(git status:*)", "[[ -v 'a[$(rm -rf x)]' ]] && git status", "and -v's subscript"},
+		{"Bash(git status:*) Bash(echo:*)", "echo 'a[$(rm -rf x)]'; [[ _ -eq 0 ]] || git status", "a name's value is evaluated too ($_ is the last word)"},
+		{"Bash(git status:*)", "git status '*(e:rm -rf x:)'; git status $~_", "zsh 5.9's $~ reads a value ($_, the last word) as a pattern, whose (e:…:) runs code"},
+		{"Bash(git status:*)", "git status \"$~x\"", "bash reads $~ as text, so quoted or not, it is refused"},
+		{"Bash(echo:*) Bash(find:*)", "echo '-exec rm -rf x ;'; find . $=_", "zsh's $= splits a value into words: here find's -exec"},
+		{"Bash(find:*)", "find . -exec${IFS}rm${IFS}-rf${IFS}x${IFS}\\;", "bash 5.2 splits ${IFS} into words: find's -exec, not an argument"},
+		{"Bash(echo:*) Bash(find:*)", `echo -exec; find . "$_" rm -rf x \;`, "a quoted expansion can be -exec too"},
+	} {
+		p := Policy{Allow: mustRules(t, c.rules)}
+		req := call("Bash", mustJSONString(t, map[string]string{"command": c.line}))
+		if d, decided := p.Decide(req, nil); decided {
+			t.Errorf("%s: %q decided %+v; want it asked (%s)", c.rules, c.line, d, c.how)
+		}
+	}
+	// What stays allowed: tests that evaluate nothing.
+	for _, line := range []string{"[[ -v HOME ]] && git status", "[[ 1 -eq 1 ]] && git status", "[[ -n $x && $x == y ]] && git status", `git status -- x$ "y$" $'z'`} {
+		p := Policy{Allow: mustRules(t, "Bash(git status:*)")}
+		if d, decided := p.Decide(call("Bash", mustJSONString(t, map[string]string{"command": line})), nil); !decided || !d.Allow {
+			t.Errorf("%q: decided %v %+v; want it allowed", line, decided, d)
+		}
+	}
 }

@@ -34,22 +34,24 @@ type word struct {
 
 // readWord reads a word without running anything.
 func readWord(w *syntax.Word) word {
-	src := source(w)
 	if !literalParts(w.Parts) || tilde(w) || braces(w) {
-		wd := word{text: src}
+		wd := word{text: source(w)}
 		if q, ok := w.Parts[0].(*syntax.DblQuoted); ok && len(w.Parts) == 1 {
 			wd.code = source(&syntax.Word{Parts: q.Parts})
 		}
 		return wd
 	}
 	if globbed(w) {
+		src := source(w)
 		return word{text: src, glob: src}
 	}
 	// Fields, not Literal: only Fields removes unquoted backslashes (g\it).
 	// With no ReadDir it globs nothing, and braces were ruled out above.
-	fields, err := expand.Fields(nil, w)
+	// A Config of its own: given nil, Fields writes to the library's one
+	// shared default, a data race between concurrent decisions.
+	fields, err := expand.Fields(&expand.Config{}, w)
 	if err != nil || len(fields) != 1 {
-		return word{text: src}
+		return word{text: source(w)}
 	}
 	return word{text: quoted(fields[0]), value: fields[0], literal: true, code: fields[0]}
 }

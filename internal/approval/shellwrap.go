@@ -180,7 +180,12 @@ func (w *wrapper) shortOptions(cluster string) (skip int, known bool) {
 
 func isAssignment(v string) bool {
 	name, _, ok := strings.Cut(v, "=")
-	return ok && name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+	return ok && isName(name)
+}
+
+// isName reports whether s is a shell variable's name.
+func isName(s string) bool {
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
 }
 
 // Deny and ask rules look at every reading of words askuser cannot place
@@ -194,6 +199,9 @@ func (a *shellReader) everyReading(ws []word) {
 	was := a.denyOnly
 	a.denyOnly = true
 	defer func() { a.denyOnly = was }()
+	if len(ws) > maxReadings+1 {
+		a.stop("it runs a command through " + clip(ws[0].text) + " with more words than askuser reads")
+	}
 	for j := 1; j < len(ws) && j <= maxReadings; j++ {
 		if ws[j].literal && !strings.HasPrefix(ws[j].value, "-") {
 			a.simple(ws[j:], nil)
@@ -256,8 +264,16 @@ func (a *shellReader) writtenCode(args []word, redirs []*syntax.Redirect) {
 }
 
 // findExec reads find: the commands after -exec, -execdir, -ok and
-// -okdir (up to ; or +) run too, and must be allowed as well.
+// -okdir (up to ; or +) run too, and must be allowed as well. A word not
+// written out may be -exec itself ("$_", or ${IFS} splitting one word
+// into several), so then no allow rule covers the line.
 func findExec(a *shellReader, ws []word, _ []*syntax.Redirect) {
+	for _, w := range ws[1:] {
+		if !w.literal {
+			a.uncover("find's arguments are not all written out (" + clip(w.text) + "), so askuser cannot tell what its -exec runs")
+			break
+		}
+	}
 	for i := 1; i < len(ws); i++ {
 		switch ws[i].value {
 		case "-exec", "-execdir", "-ok", "-okdir":

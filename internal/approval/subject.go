@@ -87,6 +87,34 @@ func (s subject) touched(rules []Rule) (Rule, bool) {
 	return Rule{}, false
 }
 
+// unread reports whether a deny or ask rule with a specifier names the
+// call's tool while its subject was not read in full: a command line the
+// reader stopped short of (shellLine's partial), or a path it could not
+// read (no home folder for ~, a NUL) though the host may. What was not
+// read could be what the rule denies.
+func (s subject) unread(lists ...[]Rule) bool {
+	switch s.field {
+	case "command":
+		if s.shell.partial == "" {
+			return false
+		}
+	case "file_path", "notebook_path", "path":
+		if s.pathOK {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, rules := range lists {
+		for _, r := range rules {
+			if r.Spec != "" && r.names(s.tool) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r Rule) touches(s subject) bool {
 	switch s.field {
 	case "":

@@ -92,9 +92,13 @@ func (s Spec) Read(src Sources) (Config, error) {
 	if from == "" {
 		from = s.Users.Env + " (or --" + s.Users.Flag() + ")"
 	}
-	var err error
-	if c.Allow, err = ParseAllowList(from, users, s.Normalise); err != nil {
-		errs = append(errs, err)
+	// An allow-list that defaults to a destination not set is not a
+	// second problem: the destination's is said already.
+	if users != "" || !s.UsersDefaultToDest {
+		var err error
+		if c.Allow, err = ParseAllowList(from, users, s.Normalise); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.API, _ = src.value(s.API, false); c.API == "" {
 		c.API = s.DefaultAPI

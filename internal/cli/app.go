@@ -166,23 +166,59 @@ func setupCommands(cmds []*cli.Command) {
 func helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
-		Usage:     "show the commands, or one command's help",
-		ArgsUsage: "[COMMAND]",
+		Usage:     "show the commands, or one command's help (or a subcommand's)",
+		ArgsUsage: "[COMMAND [SUBCOMMAND]]",
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErrorf("help takes one command, got %d arguments", c.NArg())
-			}
-			name := c.Args().First()
-			if name == "" {
+			words := c.Args().Slice()
+			if len(words) == 0 {
 				return cli.ShowAppHelp(c)
 			}
-			if cmd := c.App.Command(name); cmd == nil || cmd.Hidden {
-				return unknownCommand(c.App.Commands, name, "askuser help")
+			if err := checkHelpTopic(c.App, words); err != nil {
+				return err
 			}
-			// The app's context knows the commands; this one only its own.
-			return cli.ShowCommandHelp(c.Lineage()[1], name)
+			if len(words) == 1 {
+				// The app's context knows the commands; this one only its own.
+				return cli.ShowCommandHelp(c.Lineage()[1], words[0])
+			}
+			// A subcommand's page names it after its parent, which only
+			// running the parent sets up: run the command line the page
+			// describes, as "askuser sessions rm --help".
+			return c.App.RunContext(c.Context, append(append([]string{c.App.Name}, words...), "--help"))
 		},
 	}
+}
+
+// checkHelpTopic checks that words name a visible command and, after it,
+// its subcommands ("sessions rm"), saying the nearest when one does not.
+func checkHelpTopic(app *cli.App, words []string) error {
+	cmd := app.Command(words[0])
+	if cmd == nil || cmd.Hidden {
+		return unknownCommand(app.Commands, words[0], "askuser help")
+	}
+	for i, w := range words[1:] {
+		parent := strings.Join(words[:i+1], " ")
+		topic := ask.Excerpt(strings.Join(words, " "))
+		var subs []string
+		for _, s := range cmd.Subcommands {
+			if !s.Hidden {
+				subs = append(subs, s.Name)
+			}
+		}
+		if len(subs) == 0 {
+			return usageErrorf("unknown command %s: askuser %s has no subcommands (run askuser help %s)", topic, parent, parent)
+		}
+		if cmd = cmd.Command(w); cmd == nil || cmd.Hidden {
+			var near []string
+			for _, n := range nearest(w, subs) {
+				near = append(near, parent+" "+n)
+			}
+			if s := didYouMean(near); s != "" {
+				return usageErrorf("unknown command %s; %s (run askuser help %s to see its subcommands)", topic, s, parent)
+			}
+			return usageErrorf("unknown command %s; run askuser help %s to see its subcommands", topic, parent)
+		}
+	}
+	return nil
 }
 
 // examples are the commands each help page ends with, by command name
@@ -262,11 +298,12 @@ var examples = map[string][]string{
 	"help": {
 		"askuser help",
 		"askuser help run",
+		"askuser help sessions rm",
 	},
 }
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	if msg, ok := durationUsage(c, err); ok {
+	if msg, ok := badValueUsage(c, err); ok {
 		return usageErrorf("%s", msg)
 	}
 	if name, ok := undefinedFlag(err); ok {

@@ -104,7 +104,7 @@ func TestHookBrokenAnswersFileDenies(t *testing.T) {
 		"bad rule":     {strings.Replace(rulesFile, "Bash(rm:*)", "mcp__*", 1), "mcp__*"},
 		"unknown key":  {strings.Replace(rulesFile, "  allow:", "  allowed:", 1), "allowed"},
 		"not yaml":     {"answers: [", "answers"},
-		"missing file": {"", "no such file"},
+		"missing file": {"", "does not exist; check the path"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "missing.yaml")

@@ -229,22 +229,33 @@ func (x *relayed) start(errOut io.Writer) {
 
 // sayWhereToAnswer tells the person where a set asked through the inbox
 // can be answered: the session's page in the askuser serve that shows
-// the state directory, or that none does now.
+// the state directory; for a set outside a session (ask, mcp, hook), that
+// serve's first page, which lists it; or that none shows it now. A link
+// said here names no token: a hook's or an MCP server's standard error
+// goes to the agent's host.
 func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	if u := inboxURL(p.store.Dir, p.session); u != "" {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
 		return
 	}
-	if _, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile)); err == nil {
-		return // serve runs: a set outside a session is listed on its first page
-	}
-	if b := p.store.Backend; b != nil {
+	_, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile))
+	serving := err == nil
+	switch {
+	case serving && p.session == "":
+		where := ""
+		if u := inboxLink(p.store.Dir, ""); u != "" {
+			where = " (" + u + ")"
+		}
+		fmt.Fprintf(errOut, "askuser: answer on askuser serve's first page, under \"Asked outside a session\"%s, or in a chat channel it holds\n", where)
+	case serving:
+		// serve shows the session's page; its URL was not readable here.
+	case p.store.Backend != nil:
 		// No serve here, but one on any machine of the team store shows
 		// it: this process cannot know of those.
-		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", b.Where(""))
-		return
+		fmt.Fprintf(errOut, "askuser: the question waits in the team store %s: askuser serve with that store, on any machine, shows it on its page and in its chat channels\n", p.store.Backend.Where(""))
+	default:
+		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 	}
-	fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 }
 
 // mailboxed wraps fe so that each set is answered once, wherever the

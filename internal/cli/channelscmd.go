@@ -49,7 +49,11 @@ started. Exit 0 when it worked, 2 when a setting is missing, 1 when the platform
 
 func listChannels(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
-		return usageErrorf("channels: unknown subcommand %s; use channels, or channels test NAME", ask.Excerpt(c.Args().First()))
+		use := "use channels, or channels test NAME"
+		if s := didYouMean(nearest(c.Args().First(), []string{"test"})); s != "" {
+			use = s + " (" + use + ")"
+		}
+		return usageErrorf("channels: unknown subcommand %s; %s", ask.Excerpt(c.Args().First()), use)
 	}
 	src, err := channelSources(nil, e)
 	if err != nil {

@@ -28,8 +28,9 @@ func completionCommand() *cli.Command {
 		Usage:     "print the shell completion script for bash, zsh or fish",
 		ArgsUsage: "bash|zsh|fish",
 		Description: `Prints a script that completes askuser's commands, flags, flag values (frontend,
-provider, formats, policies) and the ids of sessions waiting on a question or an approval
-for askuser resume. The bash script needs no bash-completion package.`,
+provider, formats, policies, files), session ids (those waiting on a question or an
+approval for askuser resume and cancel, every one for sessions rm) and channel names. The
+bash script needs no bash-completion package.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErrorf("completion takes one shell: bash, zsh or fish")
@@ -122,8 +123,9 @@ complete -c askuser -f -a '(__askuser_complete)'
 `,
 }
 
-// Flags whose value is a file or a directory.
-var fileFlags = map[string]bool{"answers": true, "script": true, "state-dir": true}
+// Flags whose value is a file or a directory (--mcp-config takes inline
+// JSON too, but a file is what a shell can help with).
+var fileFlags = map[string]bool{"answers": true, "script": true, "state-dir": true, "mcp-config": true, "token-file": true}
 
 // The shells the completion command knows, for its own completion.
 var shells = []string{"bash", "zsh", "fish"}
@@ -176,28 +178,81 @@ func complete(app *cli.App, words []string, e *env) []string {
 	if len(cmd.Subcommands) > 0 {
 		return filter(names(cmd.Subcommands), cur)
 	}
-	switch cmd.Name {
-	case "resume":
-		return filter(sessionIDs(before, e, true), cur)
+	switch commandPath(app, before) {
+	case "resume", "cancel":
+		return filter(sessionIDs(before, e, idsWaiting), cur)
+	case "sessions rm":
+		return filter(notTyped(sessionIDs(before, e, idsAll), before), cur)
+	case "channels test":
+		if len(args(before)) > 2 {
+			return nil // it takes one
+		}
+		return filter(channelNames(), cur)
 	case "completion":
 		return filter(shells, cur)
 	case "help":
-		return filter(commandNames(app), cur)
+		return filter(helpTopics(app, args(before)[1:]), cur)
 	case "ask":
 		return []string{filesMarker}
 	}
 	return nil
 }
 
+// args are the words that are not flags.
+func args(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !strings.HasPrefix(w, "-") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// helpTopics is what may follow "askuser help" and the command words
+// typed after it: the commands, or the named command's subcommands.
+func helpTopics(app *cli.App, typed []string) []string {
+	if len(typed) == 0 {
+		return commandNames(app)
+	}
+	if cmd := commandOf(app, typed); cmd != nil {
+		return names(cmd.Subcommands)
+	}
+	return nil
+}
+
+// notTyped drops the candidates already among words.
+func notTyped(cands, words []string) []string {
+	var out []string
+	for _, c := range cands {
+		if value, _, _ := strings.Cut(c, "\t"); !slices.Contains(words, value) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // commandOf is the command named in words (the first word that is not a
 // flag), or its subcommand named by the next such word, and so on; nil
 // when words name none.
 func commandOf(app *cli.App, words []string) *cli.Command {
+	cmd, _ := walkCommands(app, words)
+	return cmd
+}
+
+// commandPath names the command words name, after its parents ("sessions
+// rm"); "" when they name none.
+func commandPath(app *cli.App, words []string) string {
+	_, path := walkCommands(app, words)
+	return strings.Join(path, " ")
+}
+
+// walkCommands follows words' command names down the tree: the last
+// command found, and the names that led to it.
+func walkCommands(app *cli.App, words []string) (*cli.Command, []string) {
 	var cmd *cli.Command
-	for _, w := range words {
-		if strings.HasPrefix(w, "-") {
-			continue
-		}
+	var path []string
+	for _, w := range args(words) {
 		var next *cli.Command
 		if cmd == nil {
 			next = app.Command(w)
@@ -207,9 +262,9 @@ func commandOf(app *cli.App, words []string) *cli.Command {
 		if next == nil {
 			break
 		}
-		cmd = next
+		cmd, path = next, append(path, w)
 	}
-	return cmd
+	return cmd, path
 }
 
 func commandNames(app *cli.App) []string { return names(app.Commands) }
@@ -255,7 +310,7 @@ func valuesOf(app *cli.App, words []string, flag string, e *env) []string {
 	}
 	switch {
 	case name == "resume":
-		return sessionIDs(words, e, false)
+		return sessionIDs(words, e, idsNotWaiting)
 	case fileFlags[name]:
 		return []string{filesMarker}
 	}
@@ -263,12 +318,18 @@ func valuesOf(app *cli.App, words []string, flag string, e *env) []string {
 	return choicesOf(flags, name)
 }
 
-// sessionIDs lists sessions as "id<TAB>status: first prompt": with
-// waiting, those waiting on an answer (for askuser resume), each saying on
-// what ("waiting on an approval of mcp__fs__write_file"), else those that
-// are not (for askuser run --resume). The state directory is the one the words
+// Which sessions sessionIDs lists.
+const (
+	idsWaiting    = iota // waiting on an answer: askuser resume, cancel
+	idsNotWaiting        // askuser run --resume
+	idsAll               // askuser sessions rm
+)
+
+// sessionIDs lists sessions as "id<TAB>status: first prompt", those of
+// kind (idsWaiting: each saying on what it waits, "waiting on an approval
+// of mcp__fs__write_file"). The state directory is the one the words
 // name with --state-dir, else the environment's.
-func sessionIDs(words []string, e *env, waiting bool) []string {
+func sessionIDs(words []string, e *env, kind int) []string {
 	dir := ""
 	for i, w := range words {
 		if v, ok := strings.CutPrefix(w, "--state-dir="); ok {
@@ -290,7 +351,7 @@ func sessionIDs(words []string, e *env, waiting bool) []string {
 	}
 	var out []string
 	for _, s := range list {
-		if s.Err != "" || (s.Pending > 0) != waiting {
+		if s.Err != "" || kind == idsWaiting && s.Pending == 0 || kind == idsNotWaiting && s.Pending > 0 {
 			continue
 		}
 		prompt := []rune(ask.Display(s.FirstPrompt))

@@ -75,6 +75,15 @@ func TestComplete(t *testing.T) {
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"help", "se"}, []string{"sessions", "serve"}},
 		{[]string{"run", "--plain", ""}, nil},
+		// cancel declines what waits; rm deletes any session.
+		{[]string{"cancel", ""}, []string{waiting}},
+		{[]string{"sessions", "rm", ""}, []string{finished, waiting}},
+		{[]string{"sessions", "rm", waiting, ""}, []string{finished}},
+		{[]string{"channels", "test", ""}, channelNames()},
+		{[]string{"channels", "test", "slack", ""}, nil},
+		{[]string{"help", "sessions", ""}, []string{"rm", "prune"}},
+		{[]string{"run", "--mcp-config", ""}, []string{filesMarker}},
+		{[]string{"serve", "--token-file", ""}, []string{filesMarker}},
 	} {
 		code, out, errOut := runIn(t, vars, append([]string{completeCommand}, tc.words...)...)
 		if code != ExitOK {

@@ -35,26 +35,53 @@ var badFlagValue = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): (parse error|value out of range)$`)
 })
 
-// durationUsage words a duration flag's unparsable value: Go's durations
-// need a unit, and "parse error" says nothing of that.
-func durationUsage(c *cli.Context, err error) (string, bool) {
+// badValueUsage words a flag's unparsable value where the flag package's
+// own words ("parse error", the flag named with one dash) say nothing of
+// what to write: a duration's or a whole number's.
+func badValueUsage(c *cli.Context, err error) (string, bool) {
 	m := badFlagValue().FindStringSubmatch(err.Error())
 	if m == nil || c == nil || c.Command == nil {
 		return "", false
 	}
+	v := flagValue(m[1])
 	for _, f := range c.Command.Flags {
-		df, ok := f.(*cli.DurationFlag)
-		if !ok || !slices.Contains(df.Names(), m[2]) {
+		if !slices.Contains(f.Names(), m[2]) {
 			continue
 		}
-		v := flagValue(m[1])
-		if _, err := strconv.ParseFloat(v, 64); err == nil {
-			n := unitExample(v)
-			return fmt.Sprintf("--%s: %s has no unit; add a unit, for example %sm (or %ss, %sh)", df.Name, ask.Excerpt(v), n, n, n), true
+		switch f := f.(type) {
+		case *cli.DurationFlag:
+			return durationUsage(f.Name, v), true
+		case *cli.IntFlag:
+			return numberUsage(f, v, m[3] == "value out of range"), true
 		}
-		return fmt.Sprintf("--%s: %s is not a duration; write one with a unit, for example 5m, 30s or 2h", df.Name, ask.Excerpt(v)), true
 	}
 	return "", false
+}
+
+// durationUsage: Go's durations need a unit.
+func durationUsage(name, v string) string {
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		n := unitExample(v)
+		return fmt.Sprintf("--%s: %s has no unit; add a unit, for example %sm (or %ss, %sh)", name, ask.Excerpt(v), n, n, n)
+	}
+	return fmt.Sprintf("--%s: %s is not a duration; write one with a unit, for example 5m, 30s or 2h", name, ask.Excerpt(v))
+}
+
+// numberUsage offers the flag's default as an example (3 for a
+// descriptor, the first a shell leaves free; else 10).
+func numberUsage(f *cli.IntFlag, v string, tooLarge bool) string {
+	example := "10"
+	switch {
+	case f.Name == "protocol-fd":
+		example = "3"
+	case f.Value > 0:
+		example = strconv.Itoa(f.Value)
+	}
+	what := "is not a whole number"
+	if tooLarge {
+		what = "is too large"
+	}
+	return fmt.Sprintf("--%s: %s %s; give one such as %s", f.Name, ask.Excerpt(v), what, example)
 }
 
 // flagValue is a value as the flag package quoted it in its error (with

@@ -96,7 +96,7 @@ func helpAt(t *testing.T, width int, args ...string) string {
 // helpPages lists the arguments that show every help page: the app's,
 // every visible command's and subcommand's, and help's own form.
 func helpPages(t *testing.T) [][]string {
-	pages := [][]string{{"--help"}, {"help", "run"}}
+	pages := [][]string{{"--help"}, {"help", "run"}, {"help", "sessions", "rm"}}
 	app := newApp(&env{ios: iostreams.New(nil, nil, nil), getenv: func(string) string { return "" }})
 	for _, c := range app.Commands {
 		if c.Hidden {

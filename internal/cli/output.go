@@ -11,6 +11,7 @@ import (
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/iostreams"
 )
 
@@ -144,6 +145,25 @@ var sourceShort = map[ask.Source]string{
 	ask.SourcePolicy:  "recommended option, by policy",
 }
 
+// notApprovedLine is the confirmation line of an approval that a machine
+// answered without approving: the policy's pick ("Allow") never approves,
+// and an answers file with no rule for the call answers nothing, so the
+// line says the call was not run and why, rather than show the pick.
+func notApprovedLine(req ask.Request, answers []ask.Answer) (string, bool) {
+	if req.Kind != ask.KindApproval || len(answers) != 1 || answers[0].Source == ask.SourcePerson {
+		return "", false
+	}
+	d := approval.FromAnswers(approval.Request{Tool: req.Tool}, answers)
+	if d.Allow {
+		return "", false
+	}
+	why := d.Why
+	if d.By == approval.ByFile && answers[0].Reason != "" {
+		why = ask.Display(answers[0].Reason) // d.Why names only the file
+	}
+	return fmt.Sprintf("✘ %s: not run (%s)", ask.Display(answers[0].Header), why), true
+}
+
 // summaryOf renders an answer in a confirmation line.
 func summaryOf(a ask.Answer) string {
 	parts := append([]string{}, a.Selected...)
@@ -221,8 +241,12 @@ func (p *printer) textEvent(e agentloop.Event) {
 	case agentloop.EventAnswers:
 		// Answers the prompt did not show: it was withdrawn when the time ran out.
 		if !p.surveySummary || timeoutNote(p.askTimeout, e.Answers) != "" {
-			for _, a := range e.Answers {
-				fmt.Fprintf(p.errOut, "✔ %s: %s (%s)\n", ask.Display(a.Header), summaryOf(a), sourceShort[a.Source])
+			if line, ok := notApprovedLine(*e.Request, e.Answers); ok {
+				fmt.Fprintln(p.errOut, line)
+			} else {
+				for _, a := range e.Answers {
+					fmt.Fprintf(p.errOut, "✔ %s: %s (%s)\n", ask.Display(a.Header), summaryOf(a), sourceShort[a.Source])
+				}
 			}
 		}
 		fmt.Fprintln(p.out)

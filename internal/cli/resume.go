@@ -18,7 +18,7 @@ func resumeCommand(e *env) *cli.Command {
 --answers FILE, JSON lines on standard input, --frontend auto — and continues the run
 from exactly where it stopped. The tool result tells the model the answer came later,
 and from whom. ID may be a prefix only it has. Without ID: the most recent session
-waiting on a question in this directory (it says which on stderr). At a terminal the
+waiting on a question or an approval in this directory (it says which on stderr). At a terminal the
 original request, when each question was asked and by which agent, and what the agent
 last said are shown before the question.
 

@@ -317,15 +317,16 @@ func inboxURL(stateDir, id string) string {
 	return u.String()
 }
 
-// inboxLink is the page at path ("s/ID") of the askuser serve that serves
-// stateDir, without its token, or "" when none serves it. Chat messages
-// and notifications carry it: whatever they carry, a third party's
-// servers (and everyone in the chat) see, and the token answers every
-// question. A browser that opened serve's printed URL once holds the
-// cookie that opens the page; another is told to open that URL first.
+// inboxLink is the page at path ("s/ID"; "" is the first page) of the
+// askuser serve that serves stateDir, without its token, or "" when none
+// serves it. Chat messages and notifications carry it: whatever they
+// carry, a third party's servers (and everyone in the chat) see, and the
+// token answers every question. A browser that opened serve's printed URL
+// once holds the cookie that opens the page; another is told to open that
+// URL first.
 func inboxLink(stateDir, path string) string {
 	u := servedAt(stateDir)
-	if u == nil || path == "" {
+	if u == nil {
 		return ""
 	}
 	u.Path, u.RawQuery = "/"+path, ""

@@ -159,7 +159,11 @@ func unknownCommand(cmds []*cli.Command, name, see string) error {
 			names = append(names, c.Name)
 		}
 	}
-	if s := didYouMean(nearest(name, names)); s != "" {
+	near := nearest(name, names)
+	if name == "version" {
+		near = []string{"--version"} // gh has a version command; askuser has the flag alone
+	}
+	if s := didYouMean(near); s != "" {
 		return usageErrorf("unknown command %s; %s (run %s to see the commands)", ask.Excerpt(name), s, see)
 	}
 	return usageErrorf("unknown command %s; run %s to see the commands", ask.Excerpt(name), see)

@@ -18,6 +18,7 @@
 package fileread
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -40,12 +41,16 @@ const PipeTimeout = 10 * time.Second
 // Read reads at most limit+1 bytes of the file at path, and returns them
 // with the file's size (Unknown for a pipe). A pipe that has not ended
 // within timeout is a *PipeTimeoutError; a path that is neither a regular
-// file nor a pipe is a *NotFileError; the system's errors (a missing file,
-// no permission) are returned wrapped, naming the path.
+// file nor a pipe is a *NotFileError; a path that names nothing says so
+// (errors.Is fs.ErrNotExist); the system's other errors (no permission)
+// are returned wrapped, naming the path.
 func Read(path string, limit int, timeout time.Duration) (data []byte, size int64, err error) {
 	// Stat before opening: opening a device could block or have effects.
 	info, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, 0, &missingError{path: path}
+	case err != nil:
 		return nil, 0, err
 	}
 	mode := info.Mode()
@@ -76,6 +81,14 @@ func openError(path string, err error) error {
 	}
 	return err
 }
+
+// missingError is a path that names nothing. It says so without the
+// system's "stat …: no such file or directory", and is still
+// fs.ErrNotExist for errors.Is.
+type missingError struct{ path string }
+
+func (e *missingError) Error() string { return ask.Display(e.path) + " does not exist; check the path" }
+func (e *missingError) Unwrap() error { return fs.ErrNotExist }
 
 // NotFileError is a path that names neither a regular file nor a pipe.
 type NotFileError struct {

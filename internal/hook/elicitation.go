@@ -22,7 +22,7 @@ import (
 func elicitation(ctx context.Context, ev event, cfg Config) Reply {
 	server := ask.Display(ev.Server)
 	if ev.Mode != "" && ev.Mode != "form" {
-		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's %q elicitation; askuser answers forms only", server, ask.Display(ev.Mode)))
+		return formAction("decline", nil, fmt.Sprintf("askuser hook: declined %s's %s elicitation; askuser answers forms only", server, ask.Excerpt(ev.Mode)))
 	}
 	f, err := elicit.Parse(ev.Message, ev.Schema)
 	if err != nil {

@@ -16,6 +16,7 @@
 //   - It never outlives its deadline: when the context ends, Run answers
 //     within a short grace whether or not the frontend has returned.
 //   - A machine's answer is never passed off as a person's: additionalContext
+//     (for a PermissionRequest, which has none, updatedInput's annotations)
 //     says who answered when it was not a person, and a form is accepted
 //     only with answers a person gave or wrote in advance (an answers
 //     file); the recommended-option policy's guesses are not sent to a
@@ -84,7 +85,7 @@ func Run(ctx context.Context, input []byte, cfg Config) Reply {
 	case "":
 		return blocking("askuser hook: the hook input has no hook_event_name; nothing was asked, so the call is blocked")
 	default:
-		return blocking("askuser hook answers PreToolUse, PermissionRequest and Elicitation events, not %q; remove it from that event's hooks in settings.json", ask.Display(ev.Name))
+		return blocking("askuser hook answers PreToolUse, PermissionRequest and Elicitation events, not %s; remove it from that event's hooks in settings.json", ask.Excerpt(ev.Name))
 	}
 	grace := cfg.Grace
 	if grace <= 0 {
@@ -121,7 +122,9 @@ func handle(ctx context.Context, ev event, cfg Config) Reply {
 	if ev.Tool == "" {
 		return failed(ev, fmt.Errorf("the %s event names no tool (tool_name is empty)", ev.Name))
 	}
-	d := approval.Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool, Dir: ev.Cwd}
+	// A PermissionRequest decision has no additionalContext: who answered,
+	// when not a person, goes in updatedInput's annotations instead.
+	d := approval.Decider{Ask: cfg.Ask, Approvals: cfg.Approvals, SelfTool: cfg.SelfTool, Dir: ev.Cwd, Notes: ev.Name == EventPermissionRequest}
 	return permission(ev, d.Decide(ctx, ev.Tool, ev.ToolUseID, ev.ToolInput))
 }
 

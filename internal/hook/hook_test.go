@@ -223,6 +223,23 @@ func TestPermissionRequestShape(t *testing.T) {
 	}
 }
 
+// A PermissionRequest decision has no additionalContext, so an answer no
+// person gave is named in updatedInput's annotations, the one channel to
+// the model (as askuser mcp's approve does); without it Claude Code tells
+// the model "Your questions have been answered" as if the user had.
+func TestPermissionRequestNamesAMachineAnswer(t *testing.T) {
+	fe := asktest.New(t)
+	fe.Expect("Database").Choose("SQLite").Choose("Auth").From(ask.SourceFile)
+	ev := strings.Replace(string(preToolUse("AskUserQuestion", askInput)), `"PreToolUse"`, `"PermissionRequest"`, 1)
+	o := out(t, Run(t.Context(), []byte(ev), cfgFor(fe)))
+	d, _ := o["decision"].(map[string]any)
+	upd, _ := d["updatedInput"].(map[string]any)
+	notes := fmt.Sprint(upd["annotations"])
+	if d["behavior"] != "allow" || !strings.Contains(notes, dbQuestion) || !strings.Contains(notes, "Answered by an answers file") {
+		t.Errorf("decision %v; want allow with annotations naming the answers file for each question", o)
+	}
+}
+
 func decode(t *testing.T, s string) any {
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
@@ -271,6 +288,21 @@ func TestPathRulesReadAgainstCwd(t *testing.T) {
 		cfg.Approvals = &approval.Policy{Allow: rules}
 		if o := out(t, Run(t.Context(), event(path), cfg)); o["permissionDecision"] != want {
 			t.Errorf("%s: decision %v, want %s", path, o, want)
+		}
+	}
+}
+
+// A value the hook refuses is quoted in at most ask.ExcerptChars
+// characters, with its length, however long the host sent it.
+func TestRefusedValuesAreQuotedShort(t *testing.T) {
+	long := strings.Repeat("P", 100_000)
+	for name, ev := range map[string][]byte{
+		"event":            []byte(`{"hook_event_name":"` + long + `"}`),
+		"elicitation mode": []byte(`{"hook_event_name":"Elicitation","mcp_server_name":"s","mode":"` + long + `","message":"open"}`),
+	} {
+		r := Run(t.Context(), ev, cfgFor(asktest.New(t)))
+		if len(r.Stderr) > 300 || !strings.Contains(r.Stderr, "(100000 characters)") {
+			t.Errorf("%s: stderr of %d bytes: %.300q; want the value quoted short, with its length", name, len(r.Stderr), r.Stderr)
 		}
 	}
 }

@@ -96,21 +96,26 @@ func (g guarded) Close() error {
 // that begins a value and ends before it does is held until the value is
 // whole; when the next line makes it invalid instead, the lines held are
 // answered as not JSON and that line starts afresh, so a broken line
-// never takes a good one with it.
+// never takes a good one with it. Each line is read once (jsonScan), so a
+// value over many lines costs what it would on one.
 type lineGuard struct {
 	out  *syncWriter
 	log  io.Writer
 	pass *io.PipeWriter
-	// held is an unfinished value, begun at line first.
+	// held is an unfinished value, begun at line first; scan has read it.
 	held  []byte
 	first int
+	scan  jsonScan
 }
 
 // line takes line n; it reports false once the transport is closed.
 func (g *lineGuard) line(n int, line []byte) bool {
 	if len(g.held) > 0 {
+		// Only the new line is read: the scanner has read what is held.
+		g.scan.feed([]byte{'\n'})
+		g.scan.feed(line)
 		joined := append(append(g.held, '\n'), line...)
-		switch whole, _ := jsonStatus(joined); {
+		switch whole := g.scan.status(); {
 		case whole == valueWhole:
 			g.held = nil
 			return g.handle(g.first, n, bytes.TrimSpace(joined))
@@ -129,6 +134,8 @@ func (g *lineGuard) line(n int, line []byte) bool {
 		return g.handle(n, n, msg)
 	case valueUnfinished:
 		g.held, g.first = bytes.Clone(msg), n
+		g.scan = jsonScan{}
+		g.scan.feed(msg)
 	default:
 		g.out.reply(nil, jsonrpc.CodeParseError, fmt.Sprintf("Parse error: %s is not JSON (%v); send one JSON-RPC 2.0 message per line", lines(n, n), err))
 	}

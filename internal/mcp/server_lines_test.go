@@ -2,7 +2,10 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -81,3 +84,34 @@ func (w *wire) next() map[string]json.RawMessage {
 	}
 	return nil
 }
+
+// TestGuardLinesSpreadValueIsLinear: a value spread over many lines costs
+// work in proportion to its length, as one line does, not to its length
+// times its lines (each line re-read everything held: 48 KB over 16,000
+// lines took seconds, and a few MB would hold standard input for hours).
+// Allocation measures the work, as a ratio between two lengths in the
+// same run: four times the lines, about four times the work.
+func TestGuardLinesSpreadValueIsLinear(t *testing.T) {
+	work := func(lines int) uint64 {
+		in := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[` + strings.Repeat("1,\n", lines) + "1]}}\n"
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		var out bytes.Buffer
+		r := guardLines(io.NopCloser(strings.NewReader(in)), &syncWriter{w: nopCloser{&out}}, io.Discard)
+		passed, _ := io.ReadAll(r)
+		runtime.ReadMemStats(&after)
+		if len(passed) != len(in) || out.Len() != 0 {
+			t.Fatalf("%d lines: passed %d of %d bytes, replied %q", lines, len(passed), len(in), out.String())
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := work(2000), work(8000)
+	if ratio := float64(large) / float64(small); ratio > 8 {
+		t.Errorf("4 times the lines cost %.0f times the work (%d bytes allocated, %d for a quarter); want about 4", ratio, large, small)
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
