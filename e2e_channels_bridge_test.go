@@ -6,8 +6,12 @@ package main
 import (
 	"bufio"
 	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +20,8 @@ import (
 )
 
 // askuser ask and askuser mcp have no session: their sets are answered
-// through the channel askuser serve holds.
+// through the channel askuser serve holds; a set from askuser mcp names
+// the host that asked it.
 func TestChannelAnswersAskAndMCPThroughServe(t *testing.T) {
 	t.Parallel()
 	cr := newChanRig(t)
@@ -34,7 +39,7 @@ func TestChannelAnswersAskAndMCPThroughServe(t *testing.T) {
 	mcp := startMCP(t, cr.env, "--frontend", "testchan")
 	mcp.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":{"questions":[`+
 		`{"question":"Which region?","header":"Region","multiSelect":false,"options":[{"label":"eu-north","description":"Stockholm"},{"label":"us-east","description":"Virginia"}]}]}}}`)
-	m = cr.message(t, "from askuser mcp", func(x channeltest.Message) bool { return x.Title == "askuser mcp" })
+	m = cr.message(t, "from askuser mcp", func(x channeltest.Message) bool { return x.Title == "askuser mcp · e2e" })
 	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
 	if reply := mcp.reply(t, "2"); !strings.Contains(reply, `Selected: us-east\n   Via: @alice on testchan`) || strings.Contains(reply, `"isError":true`) {
 		t.Errorf("the tool result: %s", reply)
@@ -146,4 +151,104 @@ func TestChannelAnswersAHook(t *testing.T) {
 	if code := h.exit(t); code != 0 || !strings.Contains(h.stdout.String(), `"permissionDecision":"allow"`) {
 		t.Errorf("the approval: exit %d\n%s\n%s", code, h.stdout, h.stderr)
 	}
+}
+
+// askuser hook, mcp and ask have no session: their sets asked through
+// --frontend inbox are listed on askuser serve's first page, with what
+// asked them (the MCP host named) and since when, and answered on a page
+// of their own, an approval with its whole input. The message serve sends
+// to its channel links to that page, without serve's token.
+func TestInboxPageAnswersHookMCPAndAsk(t *testing.T) {
+	t.Parallel()
+	cr := newChanRig(t)
+	serve := cr.startServe(t)
+	printed := serve.url(t)
+	base, query, _ := strings.Cut(printed, "?")
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	get := func(u string) string {
+		t.Helper()
+		body, _ := inboxGet(t, browser, u)
+		return body
+	}
+	get(printed)
+	// pageOf is the page a set's message links to, and the set's page as
+	// the browser shows it.
+	pageOf := func(m channeltest.Message) (string, string) {
+		t.Helper()
+		link := regexp.MustCompile(`Inbox: (\S+)`).FindStringSubmatch(m.Text)
+		if link == nil || !regexp.MustCompile(`^`+regexp.QuoteMeta(base)+`q/[a-z2-7]+$`).MatchString(link[1]) {
+			t.Fatalf("the message does not link to the set's page, without the token:\n%s", m.Text)
+		}
+		return link[1], get(link[1])
+	}
+
+	long := strings.Repeat("echo line; ", 300)
+	hook := exec.Command(askuserBin(), "hook", "--frontend", "inbox")
+	var hookOut strings.Builder
+	hook.Dir, hook.Env, hook.Stdout = repoRoot(t), append(os.Environ(), cr.env...), &hookOut
+	hook.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"` + long + `rm -rf build"}}`)
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hookDone := make(chan error, 1)
+	go func() { hookDone <- hook.Wait() }()
+	m := cr.message(t, "from the hook", func(x channeltest.Message) bool { return x.Title == "askuser hook" })
+	if !strings.Contains(m.Text, "more characters") || !strings.Contains(m.Text, "all of it is at "+base+"q/") {
+		t.Errorf("the approval's cut input does not say where the rest is:\n%s", m.Text)
+	}
+	link, page := pageOf(m)
+	for _, want := range []string{"Asked by askuser hook", "Allow Bash to run?", "Show the whole input", "waiting since"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the set's page lacks %q", want)
+		}
+	}
+	home := get(base)
+	key := strings.TrimPrefix(link, base+"q/")
+	for _, want := range []string{`id="asked"`, `href="/q/` + key + `"`, "an approval asked by askuser hook", "just now"} {
+		if !strings.Contains(home, want) {
+			t.Errorf("the inbox's first page lacks %q:\n%s", want, home)
+		}
+	}
+	webAnswer(t, link+"?"+query, url.Values{"q0": {"0"}})
+	select {
+	case <-hookDone:
+	case <-time.After(waitLimit):
+		t.Fatal("the hook did not end")
+	}
+	if !strings.Contains(hookOut.String(), `"permissionDecision":"allow"`) {
+		t.Errorf("the hook: %s", hookOut.String())
+	}
+	u := cr.message(t, "updated", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Updates) > 0 })
+	if !strings.HasPrefix(u.Updates[0], "Answered: Allow — by a person on the inbox page, ") {
+		t.Errorf("the widget shows %q", u.Updates)
+	}
+
+	mcp := startMCP(t, cr.env, "--frontend", "inbox")
+	mcp.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":{"questions":[`+
+		`{"question":"Which region?","header":"Region","multiSelect":false,"options":[{"label":"eu-north","description":"Stockholm"},{"label":"us-east","description":"Virginia"}]}]}}}`)
+	m = cr.message(t, "from askuser mcp", func(x channeltest.Message) bool { return strings.HasPrefix(x.Title, "askuser mcp") })
+	if m.Title != "askuser mcp · e2e" {
+		t.Errorf("the set from askuser mcp says it comes from %q, want the host named", m.Title)
+	}
+	link, _ = pageOf(m)
+	if home := get(base); !strings.Contains(home, "a question asked by askuser mcp · e2e") {
+		t.Errorf("the inbox's first page does not list the MCP host's question:\n%s", home)
+	}
+	webAnswer(t, link+"?"+query, url.Values{"q0": {"1"}})
+	if reply := mcp.reply(t, "2"); !strings.Contains(reply, `Selected: us-east`) || strings.Contains(reply, `"isError":true`) {
+		t.Errorf("the tool result: %s", reply)
+	}
+
+	a := startBackground(t, cr.env, "ask", "--frontend", "inbox", "testdata/questions/database.json")
+	m = cr.message(t, "from askuser ask", func(x channeltest.Message) bool { return x.Title == "askuser ask" })
+	link, _ = pageOf(m)
+	webAnswer(t, link+"?"+query, url.Values{"q0": {"1"}})
+	if code := a.exit(t); code != 0 || !strings.Contains(a.stdout.String(), "Selected: MongoDB") {
+		t.Errorf("ask: exit %d\n%s\n%s", code, a.stdout, a.stderr)
+	}
+	if home := get(base); strings.Contains(home, `id="asked"`) {
+		t.Errorf("answered sets are still listed as waiting:\n%s", home)
+	}
+	cr.noServeToken(t, serveToken(t, printed))
 }

@@ -123,3 +123,35 @@ func TestChannelCancelShowsOnTheWidget(t *testing.T) {
 		t.Errorf("a cancelled session was resumed: %v", logs)
 	}
 }
+
+// askuser serve killed (kill -9) after the platform took a question's
+// message and before serve noted it: the next serve cannot tell whether
+// the message went out, so it sends the question again, saying so; the
+// earlier copy still answers, once, and the new one shows the outcome.
+func TestChannelSendRepeatedAfterAKillIsMarked(t *testing.T) {
+	t.Parallel()
+	cr := newChanRig(t)
+	cr.srv.StallSends(1)
+	serve := cr.startServe(t)
+	id := cr.suspend(t)
+	first := cr.message(t, "taken by the platform", asking("Database"))
+	cr.waitFile(t, filepath.Join(cr.state, "relay", first.Key+".json"), `"sending":`)
+	kill(t, serve)
+	cr.startServe(t)
+	again := cr.message(t, "sent again", func(x channeltest.Message) bool { return x.ID > first.ID && x.Key == first.Key })
+	if !strings.Contains(again.Text, "Sent again after askuser restarted: if an earlier copy of this question reached you, it works too.") ||
+		strings.Contains(first.Text, "Sent again") {
+		t.Errorf("the copies:\n%s\n---\n%s", first.Text, again.Text)
+	}
+	cr.tap(t, first, channeltest.Pick{Options: []int{1}})
+	done := cr.replied(t, again)
+	if !strings.Contains(done.Replies[0], "Selected: SQLite\n   Via: @alice on testchan") || !strings.HasPrefix(done.Updates[0], "Answered: SQLite — by @alice on testchan") {
+		t.Errorf("the copy askuser knows: updates %q, replies %q", done.Updates, done.Replies)
+	}
+	if j := cr.journal(t, id); strings.Count(j, `{"type":"answered",`) != 1 {
+		t.Errorf("the call was not answered exactly once:\n%s", j)
+	}
+	if n := countKey(cr.srv.Messages(), first.Key); n != 2 {
+		t.Errorf("the question was sent %d times, want twice", n)
+	}
+}

@@ -51,7 +51,14 @@ type slackRig struct {
 
 func newSlackRig(t testing.TB, extra ...string) *slackRig {
 	t.Helper()
-	fake := slackfake.NewServer(slackfake.Config{})
+	return newSlackRigOf(t, slackfake.Config{}, extra...)
+}
+
+// newSlackRigOf is newSlackRig with a workspace configured as cfg says
+// (the token's scopes).
+func newSlackRigOf(t testing.TB, cfg slackfake.Config, extra ...string) *slackRig {
+	t.Helper()
+	fake := slackfake.NewServer(cfg)
 	t.Cleanup(fake.Close)
 	r := &slackRig{fake: fake, state: filepath.Join(t.TempDir(), "state"), dir: t.TempDir()}
 	r.env = append([]string{"ASKUSER_STATE_DIR=" + r.state, "XDG_CONFIG_HOME=" + t.TempDir(),
@@ -143,6 +150,27 @@ func (r *slackRig) noTokens(t *testing.T, texts ...string) {
 		for _, tok := range []string{r.fake.BotToken(), r.fake.AppToken()} {
 			if strings.Contains(text, tok) {
 				t.Errorf("a token leaked: %.300s", text)
+			}
+		}
+	}
+}
+
+// noServeToken fails if the token in serve's printed URL went to Slack,
+// in any argument of any Web API call: Slack's servers, and everyone in
+// the channel, would have the key to every question.
+func (r *slackRig) noServeToken(t *testing.T, printed string) {
+	t.Helper()
+	token := serveToken(t, printed)
+	calls := r.fake.Calls("")
+	if len(calls) == 0 {
+		t.Fatal("Slack got no calls: nothing was checked")
+	}
+	for _, c := range calls {
+		for k, vs := range c.Form {
+			for _, v := range vs {
+				if strings.Contains(v, token) {
+					t.Errorf("serve's token was sent to Slack, in %s's %s: %.300s", c.Method, k, v)
+				}
 			}
 		}
 	}
@@ -305,9 +333,9 @@ turns:
 	m := r.message(t, "Allow mcp__fs__write_file to run?")
 	view := m.View()
 	base, _, _ := strings.Cut(inbox, "?")
-	link := regexp.MustCompile("<(" + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36}\?token=[0-9a-f]{32})\|the inbox page>`).FindStringSubmatch(view)
+	link := regexp.MustCompile("<(" + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36})\|the inbox page>`).FindStringSubmatch(view)
 	if link == nil {
-		t.Errorf("the cut input does not link to the session's inbox page:\n%s", view)
+		t.Errorf("the cut input does not link to the session's inbox page, without the token:\n%s", view)
 	}
 	code := view[strings.Index(view, "```") : strings.LastIndex(view, "```")+3]
 	if n := utf8.RuneCountInString(code); n < 2800 || n > 3000 || !strings.HasPrefix(code, "```{\n  \"content\": \"a line of the notes") {
@@ -326,6 +354,7 @@ turns:
 		t.Errorf("the approved write: %d bytes, %v", len(b), err)
 	}
 	r.updated(t, m.TS, "Answered: Allow — by @alice on Slack")
+	r.noServeToken(t, inbox)
 }
 
 // The faults, in a live run that serves the channel itself: a 429 is
@@ -418,12 +447,7 @@ func TestSlackAnswersASuspendedRun(t *testing.T) {
 	r := newSlackRig(t)
 	script := r.file(t, "db.yaml", dbSlackScript)
 	r.fake.Fail("chat.postMessage", 2, 503)
-	first := startBackground(t, r.env, "serve")
-	waitErr(t, first, "serving chat channels: slack")
-	run := startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
-	if code := run.exit(t); code != 6 {
-		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
-	}
+	first, run := r.suspendUnderServe(t, script)
 	m := r.message(t, "Which database should we use?")
 	if calls := r.fake.Calls("chat.postMessage"); len(calls) != 3 || calls[0].Status != 503 || calls[1].Status != 503 {
 		t.Errorf("chat.postMessage calls: %+v; want two failures, then the message", calls)
@@ -457,6 +481,20 @@ func TestSlackAnswersASuspendedRun(t *testing.T) {
 		t.Error("the journal does not name alice on Slack")
 	}
 	r.noTokens(t, first.stderr.String(), second.stderr.String(), run.stdout.String(), run.stderr.String())
+}
+
+// suspendUnderServe starts askuser serve holding Slack, then a run of
+// script asking through Slack, and waits until the run stops to wait
+// (exit 6); it returns both.
+func (r *slackRig) suspendUnderServe(t *testing.T, script string) (serve, run *bgAskuser) {
+	t.Helper()
+	serve = startBackground(t, r.env, "serve")
+	waitErr(t, serve, "serving chat channels: slack")
+	run = startBackground(t, r.env, "run", "-p", "--frontend", "slack", "--ask-timeout", "1s", "--script", script, "Pick a database")
+	if code := run.exit(t); code != 6 {
+		t.Fatalf("the run: exit %d, want 6 (waiting)\nstderr: %s", code, run.stderr)
+	}
+	return serve, run
 }
 
 // A message the person deleted: the set is answered on the inbox page
@@ -498,4 +536,45 @@ func TestSlackDeletedMessage(t *testing.T) {
 	if strings.Contains(serve.stderr.String(), "message_not_found") {
 		t.Errorf("serve reported the deleted message as a failure:\n%s", serve.stderr)
 	}
+	r.noServeToken(t, inbox)
+}
+
+// askuser serve killed (kill -9) after Slack took a question's message and
+// before serve noted it: the next serve finds that message by its metadata
+// (the bot may read the channel's history) and adopts it, so the question
+// is in the channel once, and alice's Submit on it resumes the session.
+func TestSlackFindsTheMessageAKilledServeSent(t *testing.T) {
+	t.Parallel()
+	r := newSlackRigOf(t, slackfake.Config{Scopes: "chat:write,channels:history"})
+	script := r.file(t, "db.yaml", dbSlackScript)
+	r.fake.Stall("chat.postMessage")
+	first, _ := r.suspendUnderServe(t, script)
+	m := r.message(t, "Which database should we use?")
+	r.waitFile(t, filepath.Join(r.state, "relay", "*.json"), `"sending":`)
+	_ = first.cmd.Process.Kill()
+	<-first.done
+	second := startBackground(t, r.env, "serve")
+	waitErr(t, second, "serving chat channels: slack")
+	r.waitFile(t, filepath.Join(r.state, "relay", "*.json"), `"ts":"`+m.TS+`"`)
+	r.connections(t, 2)
+	r.submit(t, m, slackAlice, false, slackfake.Pick{Options: []int{1}})
+	r.updated(t, m.TS, "Answered: SQLite — by @alice on Slack")
+	if n := len(r.fake.Messages()); n < 1 || len(r.fake.Calls("chat.postMessage")) != 1+threadReplies(r, m.TS) {
+		t.Errorf("the question was posted again:\n%s", r.fake.Views())
+	}
+	if len(r.fake.Calls("conversations.history")) == 0 {
+		t.Error("the second serve never looked for the message")
+	}
+}
+
+// threadReplies counts the messages posted in thread ts (what the agent
+// did next).
+func threadReplies(r *slackRig, ts string) int {
+	n := 0
+	for _, x := range r.fake.Messages() {
+		if x.Thread == ts {
+			n++
+		}
+	}
+	return n
 }

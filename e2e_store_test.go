@@ -344,7 +344,7 @@ func TestTeamStoreAskAndMCPAnsweredInAnotherMachinesChannel(t *testing.T) {
 	mcp := startMCP(t, a.env, "--frontend", "inbox")
 	mcp.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"AskUserQuestion","arguments":{"questions":[`+
 		`{"question":"Which region?","header":"Region","multiSelect":false,"options":[{"label":"eu-north","description":"Stockholm"},{"label":"us-east","description":"Virginia"}]}]}}}`)
-	m = cr.message(t, "from askuser mcp on machine-a", func(x channeltest.Message) bool { return x.Title == "askuser mcp" })
+	m = cr.message(t, "from askuser mcp on machine-a", func(x channeltest.Message) bool { return x.Title == "askuser mcp · e2e" }) // the MCP host named
 	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
 	if reply := mcp.reply(t, "2"); !strings.Contains(reply, `Selected: us-east\n   Via: @alice on testchan`) {
 		t.Errorf("the tool result: %s", reply)

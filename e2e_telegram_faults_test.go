@@ -34,7 +34,8 @@ turns:
 
 // An approval asked in Telegram shows the tool and its whole input: a
 // code block cut at Telegram's limit, with a link to the session's page
-// in askuser serve for the rest. Allow lets the call run.
+// in askuser serve for the rest, without serve's token (no call to
+// Telegram carries it). Allow lets the call run.
 func TestTelegramApprovalShowsTheWholeInput(t *testing.T) {
 	t.Parallel()
 	r := newTgRig(t)
@@ -51,7 +52,7 @@ func TestTelegramApprovalShowsTheWholeInput(t *testing.T) {
 		t.Errorf("the message is %d characters: want it filled up to Telegram's 4,096", n)
 	}
 	base, _, _ := strings.Cut(inbox, "?")
-	link := regexp.MustCompile(`… cut here: all of it is at ` + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36}\?token=[0-9a-f]{32} \(\d+ more characters\)$`)
+	link := regexp.MustCompile(`… cut here: all of it is at ` + regexp.QuoteMeta(base) + `s/[0-9a-f-]{36} \(\d+ more characters\)$`)
 	if !strings.HasPrefix(m.Text, "Approval · Write the notes\n") || !strings.Contains(m.Sent, "<pre>{\n  &#34;content&#34;: &#34;a line of the notes,") ||
 		!link.MatchString(m.Text) || !strings.Contains(m.Sent, `<a href="`+base) {
 		t.Errorf("the approval does not show the input cut, with a link:\n%s", m.Sent)
@@ -71,6 +72,12 @@ func TestTelegramApprovalShowsTheWholeInput(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(work, "NOTES.md")); err != nil || !strings.HasSuffix(string(b), "the end") {
 		t.Errorf("the approved call did not run: %v", err)
+	}
+	token := serveToken(t, inbox)
+	for _, c := range r.srv.Calls("") {
+		if b, _ := json.Marshal(c.Params); strings.Contains(string(b), token) {
+			t.Errorf("serve's token was sent to Telegram, in %s: %.300s", c.Method, b)
+		}
 	}
 }
 

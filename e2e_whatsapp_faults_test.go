@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -124,12 +125,14 @@ func TestWhatsAppChannelsTest(t *testing.T) {
 }
 
 // askuser hook's approval goes to WhatsApp with the tool's whole input as
-// a code block, cut at WhatsApp's limit; Allow lets the call run. The
-// hook starts just after serve, before serve holds WhatsApp.
+// a code block, cut at WhatsApp's limit, and a link to the rest on askuser
+// serve's page for the set, without serve's token; Allow lets the call
+// run. The hook starts just after serve, before serve holds WhatsApp. No
+// call to WhatsApp carries serve's token.
 func TestWhatsAppApprovesAHook(t *testing.T) {
 	t.Parallel()
 	w := newWARig(t)
-	w.serveStarting(t)
+	serve := w.serveStarting(t)
 	long := strings.Repeat("echo line; ", 600)
 	h := exec.Command(askuserBin(), "hook", "--frontend", "whatsapp")
 	var stdout, stderr strings.Builder
@@ -143,8 +146,11 @@ func TestWhatsAppApprovesAHook(t *testing.T) {
 	m := w.message(t, "asking to approve", waAsking("Approve"))
 	t.Logf("the approval as the phone shows it:\n%s", whatsappfake.Render(m))
 	body := m.Text()
-	if n := len([]rune(body)); n > 4096 || n < 3900 || !strings.Contains(body, "```{\n  \"command\": \"echo line; echo line;") || !strings.Contains(body, "```\n… cut here (") {
-		t.Errorf("the approval does not show the input as code, cut at 4,096 (%d characters):\n%s", n, body)
+	printed := serve.url(t)
+	base, _, _ := strings.Cut(printed, "?")
+	if n := len([]rune(body)); n > 4096 || n < 3900 || !strings.Contains(body, "```{\n  \"command\": \"echo line; echo line;") ||
+		!regexp.MustCompile("```\n… cut here: all of it is at "+regexp.QuoteMeta(base)+`q/[a-z2-7]+ \(`).MatchString(body) {
+		t.Errorf("the approval does not show the input as code, cut at 4,096 (%d characters), with a link to the rest:\n%s", n, body)
 	}
 	allow := slices.IndexFunc(m.Choices(), func(c whatsappfake.Choice) bool { return c.Title == "Allow" })
 	took(t)(w.fake.Tap(waAlice, m, allow))
@@ -155,5 +161,11 @@ func TestWhatsAppApprovesAHook(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), `"permissionDecision":"allow"`) {
 		t.Errorf("the hook:\n%s\n%s", stdout.String(), stderr.String())
+	}
+	token := serveToken(t, printed)
+	for _, c := range w.fake.Calls() {
+		if strings.Contains(c.Body, token) {
+			t.Errorf("serve's token was sent to WhatsApp, in %s %s: %.300s", c.Method, c.Path, c.Body)
+		}
 	}
 }

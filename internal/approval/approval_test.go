@@ -3,9 +3,11 @@ package approval
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/asktest"
@@ -268,6 +270,32 @@ func TestSummaryCountsAsWritten(t *testing.T) {
 		got := call("Write", in).Summary()
 		if !strings.Contains(got, "… (299 characters)") || strings.Contains(got, "\n\n") {
 			t.Errorf("%s: summary %q, want it cut on one line saying (299 characters)", name, got)
+		}
+	}
+}
+
+// The options' descriptions fit a chat platform's option (Slack's 75
+// characters), whatever the tool is called, so no channel lists them
+// again "in full"; they still say what each does.
+func TestOptionDescriptionsFitAChatOption(t *testing.T) {
+	const limit = 75 // Slack's option description
+	for _, tool := range []string{"Bash", "mcp__" + strings.Repeat("filesystem", 6) + "__write_file"} {
+		for _, session := range []bool{true, false} {
+			q := call(tool, `{"command":"ls"}`).Question(session).Questions[0]
+			for _, o := range q.Options {
+				if n := utf8.RuneCountInString(o.Description); n > limit || n == 0 {
+					t.Errorf("%s: %q has a description of %d characters, want 1 to %d: %q", tool, o.Label, n, limit, o.Description)
+				}
+			}
+		}
+	}
+	opts := call("Bash", `{}`).Question(true).Questions[0].Options
+	for label, words := range map[string][]string{LabelAllowSession: {"later call", "session"}, LabelDeny: {"not run", "told", "Other"}} {
+		i := slices.IndexFunc(opts, func(o ask.Option) bool { return o.Label == label })
+		for _, w := range words {
+			if i < 0 || !strings.Contains(opts[i].Description, w) {
+				t.Errorf("%q's description lost %q: %+v", label, w, opts)
+			}
 		}
 	}
 }

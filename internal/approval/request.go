@@ -123,14 +123,16 @@ func QuestionID(id string) string { return id + ".approval" }
 // Question is the question set that asks for the approval: the tool and a
 // summary of its input, with Allow, Allow for the rest of this session
 // (when session is true) and Deny; "Other" is instructions for the model
-// instead.
+// instead. The options' descriptions name no tool (the question does) and
+// fit a chat platform's option (Slack's 75 characters), so no channel has
+// to list them again in full.
 func (r Request) Question(session bool) ask.Request {
 	tool := ask.Display(r.Tool)
 	opts := []ask.Option{{Label: LabelAllow, Description: "Run this call"}}
 	if session {
-		opts = append(opts, ask.Option{Label: LabelAllowSession, Description: "Run it, and every later call of " + tool + " in this session, without asking"})
+		opts = append(opts, ask.Option{Label: LabelAllowSession, Description: "Run it, and every later call of this tool in this session, without asking"})
 	}
-	opts = append(opts, ask.Option{Label: LabelDeny, Description: "Do not run it; the agent is told you declined (or choose Other to tell it what to do instead)"})
+	opts = append(opts, ask.Option{Label: LabelDeny, Description: "Do not run it; the agent is told so (or choose Other to say what to do)"})
 	text := fmt.Sprintf("Allow %s to run?\n%s", tool, r.Summary())
 	return ask.Request{ID: QuestionID(r.ID), Kind: ask.KindApproval, Tool: r.Tool, Agent: r.Agent, Detail: r.FullInput(),
 		Questions: []ask.Question{{Question: text, Header: Header, Options: opts}}}

@@ -62,13 +62,22 @@ type Set struct {
 	// Title says where the question comes from: the session's title, or
 	// what asked outside a session ("askuser ask", "Claude Code").
 	Title string
-	// Link is the inbox page of the set, token included, when an askuser
-	// serve shows it; "" otherwise.
+	// Link is the inbox page of the set when an askuser serve shows it;
+	// "" otherwise. It carries no token (the platform's servers see it): a
+	// browser that opened serve's printed URL once opens it.
 	Link string
 	// Thread, when set, is the message this set follows up (an earlier
 	// question of the same session): post in its thread, or as a reply.
 	Thread Ref
+	// Resent says the set may have been sent before, by a process that
+	// stopped (killed, restarted) after the platform took the message and
+	// before the message was noted: the channel shows ResentNote on it,
+	// since the earlier copy, if any, is never updated.
+	Resent bool
 }
+
+// ResentNote is the line a set sent again after a restart shows (Set.Resent).
+const ResentNote = "Sent again after askuser restarted: if an earlier copy of this question reached you, it works too."
 
 // Ref names a message a channel posted, in the channel's own terms
 // (a Slack channel and ts, a Telegram chat and message id, a WhatsApp

@@ -3,11 +3,14 @@ package channel
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"time"
 )
 
-// What a Host may offer beyond the Host interface. A channel asks for it
-// with a type assertion and goes on without it; the relay's Host offers
-// both.
+// What a Host may offer beyond the Host interface, and what a channel's
+// errors may say beyond their text. A channel asks for the first with a
+// type assertion and goes on without it (the relay's Host offers both);
+// the relay asks the second of every error with RetryAt.
 
 // Pending is a set waiting on a channel, with the state the channel saved
 // for it (nil when none).
@@ -31,4 +34,37 @@ type Lister interface {
 // do; a notice repeated for the same key is said once.
 type Noticer interface {
 	Notice(key, text string)
+}
+
+// RetryLater is an error that says when the platform lets askuser call
+// again: Slack's 429 with Retry-After, Telegram's retry_after, WhatsApp's
+// rate limits. A channel's Send, Update and Reply return one when the
+// platform said so, and the relay makes its next attempt then: not
+// before (the platform would refuse it, and may lengthen the wait), and
+// not on its own, longer backoff either.
+type RetryLater interface {
+	error
+	RetryAt() time.Time
+}
+
+// RetryAt is when err (or an error it wraps) says to call again; ok is
+// false when it says nothing of the kind.
+func RetryAt(err error) (at time.Time, ok bool) {
+	var rl RetryLater
+	if errors.As(err, &rl) {
+		at = rl.RetryAt()
+	}
+	return at, !at.IsZero()
+}
+
+// Finder is a channel that can find a message it sent: a set's, posted by
+// a process that stopped (killed, restarted) after the platform took it
+// and before the relay noted it. The relay asks before sending such a set
+// again, and adopts the message found (Slack: the message's metadata,
+// read back with conversations.history). Find returns the set's message
+// of revision s.Rev posted since then; a nil ref and a nil error when
+// there is none; an error when it cannot tell (a scope the token lacks),
+// and the set is then sent again with Set.Resent.
+type Finder interface {
+	Find(ctx context.Context, s Set, since time.Time) (Ref, error)
 }

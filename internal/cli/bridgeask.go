@@ -14,9 +14,11 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/inbox"
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/mcp"
+	"github.com/askuser/askuser/internal/relay"
 )
 
 // feElicit asks through the MCP host's own form (askuser mcp only).
@@ -183,6 +185,9 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
 	if b.rel != nil {
 		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
+		if host := channel.Cut(ask.Display(mcp.ClientName(ctx)), 40); host != "" {
+			ctx = relay.WithTitle(ctx, b.spec.place.title+" · "+host) // "askuser mcp · claude-code"
+		}
 	}
 	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
 	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {

@@ -220,7 +220,7 @@ func (x *relayed) start(errOut io.Writer) {
 	}
 	st := x.place.store
 	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st, Channels: x.served,
-		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return inboxURL(st.Dir, e.Session) }})
+		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return setLink(st.Dir, e) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { x.relay.Run(ctx); close(done) }()
@@ -229,7 +229,10 @@ func (x *relayed) start(errOut io.Writer) {
 
 // sayWhereToAnswer tells the person where a set asked through the inbox
 // can be answered: the session's page in the askuser serve that shows
-// the state directory, or that none does now.
+// the state directory; for a set outside a session (ask, mcp, hook), that
+// serve's first page, which lists it; or that none shows it now. A link
+// said here names no token: a hook's or an MCP server's standard error
+// goes to the agent's host.
 func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	if u := inboxURL(p.store.Dir, p.session); u != "" {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
@@ -238,8 +241,12 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	_, err := os.Stat(filepath.Join(p.store.Dir, serveURLFile))
 	serving := err == nil
 	switch {
-	case p.session == "":
-		saySetlessWhere(p, serving, errOut)
+	case serving && p.session == "":
+		where := ""
+		if u := inboxLink(p.store.Dir, ""); u != "" {
+			where = " (" + u + ")"
+		}
+		fmt.Fprintf(errOut, "askuser: answer on askuser serve's first page, under \"Asked outside a session\"%s, or in a chat channel it holds\n", where)
 	case serving:
 		// serve shows the session's page; its URL was not readable here.
 	case p.store.Backend != nil:
@@ -249,39 +256,6 @@ func sayWhereToAnswer(p relayPlace, errOut io.Writer) {
 	default:
 		fmt.Fprintf(errOut, "askuser: the question waits in the inbox of %s, which no askuser serve shows now: start askuser serve there to answer it on its page or in its chat channels\n", p.store.Dir)
 	}
-}
-
-// saySetlessWhere speaks for a set outside a session (ask, mcp, hook): it
-// has no page, so only a chat channel held for its store answers it. When
-// none is held the person is told that nothing can, rather than left
-// waiting in silence.
-func saySetlessWhere(p relayPlace, serving bool, errOut io.Writer) {
-	where := "the inbox of " + p.store.Dir
-	if b := p.store.Backend; b != nil {
-		where = "the team store " + b.Where("")
-	}
-	switch {
-	case anyChannelHeld(p.store):
-		// A serve, here or on a machine of the team store, sends it.
-	case serving || p.store.Backend != nil:
-		fmt.Fprintf(errOut, "askuser: the question waits in %s, but askuser serve's page lists only sessions and no chat channel is held there now, "+
-			"so nothing can answer it: set up a chat channel (askuser channels) and restart askuser serve, or ask through another frontend\n", where)
-	default:
-		fmt.Fprintf(errOut, "askuser: the question waits in %s, which no askuser serve shows now: start askuser serve there with a chat channel set up (askuser channels) to answer it\n", where)
-	}
-}
-
-// anyChannelHeld reports whether a process of st's store holds one of
-// the chat channels built in (trying each, and letting it go).
-func anyChannelHeld(st *session.Store) bool {
-	for _, name := range channelNames() {
-		release, err := st.HoldChannel(name)
-		if err != nil {
-			return true // held (ErrChannelHeld), or a lock not to be taken: it may be served
-		}
-		release()
-	}
-	return false
 }
 
 // mailboxed wraps fe so that each set is answered once, wherever the

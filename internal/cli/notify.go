@@ -27,7 +27,7 @@ type notifier struct {
 	sessionID string
 	// url is the web page that answers, token included ("": none).
 	url string
-	// stateDir is where askuser serve leaves its address (inboxURL).
+	// stateDir is where askuser serve leaves its address (inboxLink).
 	stateDir string
 	errOut   io.Writer
 	wg       sync.WaitGroup
@@ -39,7 +39,9 @@ type notifier struct {
 // is in the environment: ASKUSER_SESSION_ID, ASKUSER_QUESTION_ID,
 // ASKUSER_WAITING (why it waits), ASKUSER_RESUME_COMMAND, ASKUSER_URL when
 // a web page answers (--frontend web), and ASKUSER_INBOX_URL, the
-// session's page in askuser serve, when it serves this state directory.
+// session's page in askuser serve, when it serves this state directory:
+// without the token, since a notification usually goes through a third
+// party's servers (a push service, a chat webhook).
 func (n *notifier) notify(req ask.Request, waiting string) {
 	if n == nil || n.cmd == "" {
 		return
@@ -60,7 +62,7 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		if n.url != "" {
 			cmd.Env = append(cmd.Env, "ASKUSER_URL="+n.url)
 		}
-		if u := inboxURL(n.stateDir, n.sessionID); u != "" {
+		if u := inboxLink(n.stateDir, "s/"+n.sessionID); u != "" && n.sessionID != "" {
 			cmd.Env = append(cmd.Env, "ASKUSER_INBOX_URL="+u)
 		}
 		var stderr bytes.Buffer

@@ -108,10 +108,12 @@ func runServe(c *cli.Context, e *env) error {
 	} else if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	// The address is left before it is printed: whoever starts a run once
+	// serve printed it finds it (a run's notification links to its page).
 	lock.serving(in.URL())
 	forget := leaveAddress(store.Dir, in.URL(), e.ios.ErrOut)
 	defer forget()
+	fmt.Fprintf(e.ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
 	stopRelay := serveRelay(store, in, served, e.ios.ErrOut)
 	<-c.Context.Done()
 	stopRelay()
@@ -178,7 +180,7 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 	}
 	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Sessions: store, Channels: served,
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
-		Link: func(e session.Entry) string { return inboxURL(store.Dir, e.Session) },
+		Link: func(e session.Entry) string { return setLink(store.Dir, e) },
 		Resume: func(x session.Entry) error {
 			id, err := session.ParseID(x.Session) // checked when read; a resume takes only an ID
 			if err != nil {
@@ -266,9 +268,10 @@ func describeExit(code int) string {
 }
 
 // serveURLFile is where askuser serve leaves its address, token included,
-// in the state directory it serves: a run's --notify-cmd then links to the
-// session's page (ASKUSER_INBOX_URL). It is the user's own (0600), like
-// the sessions beside it, which the token guards no more than the file.
+// in the state directory it serves: a run's --notify-cmd and the chat
+// channels then link to the session's page (ASKUSER_INBOX_URL, without
+// the token: inboxLink). It is the user's own (0600), like the sessions
+// beside it, which the token guards no more than the file.
 const serveURLFile = "serve.url"
 
 // maxServeURLBytes bounds what is read of serve.url: an address and its
@@ -293,20 +296,56 @@ func leaveAddress(stateDir, address string, errOut io.Writer) func() {
 	}
 }
 
-// inboxURL is the page of session id in the askuser serve that serves
-// stateDir, token included, or "" when none does.
-func inboxURL(stateDir, id string) string {
-	if stateDir == "" || id == "" {
-		return ""
+// servedAt is the address askuser serve left in stateDir, token
+// included, or nil when none serves it.
+func servedAt(stateDir string) *url.URL {
+	if stateDir == "" {
+		return nil
 	}
 	b, err := statefile.ReadFile(filepath.Join(stateDir, serveURLFile), maxServeURLBytes)
 	if err != nil {
-		return ""
+		return nil
 	}
 	u, err := url.Parse(strings.TrimSpace(string(b)))
 	if err != nil || u.Scheme != "http" || u.Query().Get("token") == "" {
+		return nil
+	}
+	return u
+}
+
+// inboxURL is the page of session id in the askuser serve that serves
+// stateDir, token included, or "" when none does: for this machine's own
+// terminal only.
+func inboxURL(stateDir, id string) string {
+	u := servedAt(stateDir)
+	if u == nil || id == "" {
 		return ""
 	}
 	u.Path = "/s/" + id
 	return u.String()
+}
+
+// inboxLink is the page at path ("s/ID"; "" is the first page) of the
+// askuser serve that serves stateDir, without its token, or "" when none
+// serves it. Chat messages and notifications carry it: whatever they
+// carry, a third party's servers (and everyone in the chat) see, and the
+// token answers every question. A browser that opened serve's printed URL
+// once holds the cookie that opens the page; another is told to open that
+// URL first.
+func inboxLink(stateDir, path string) string {
+	u := servedAt(stateDir)
+	if u == nil {
+		return ""
+	}
+	u.Path, u.RawQuery = "/"+path, ""
+	return u.String()
+}
+
+// setLink is the inbox page that shows registered set e: its session's,
+// or, for a set asked outside a session (askuser ask, mcp, hook), its own.
+func setLink(stateDir string, e session.Entry) string {
+	if e.Session == "" {
+		return inboxLink(stateDir, "q/"+e.Key)
+	}
+	return inboxLink(stateDir, "s/"+e.Session)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askuser/askuser/internal/session"
 )
 
 // askuser serve leaves its address for runs' notifications; a run links to
@@ -19,6 +21,13 @@ func TestInboxAddress(t *testing.T) {
 	forget := leaveAddress(dir, "http://127.0.0.1:4242/?token=0123", &errOut)
 	if got, want := inboxURL(dir, "5fc8-id"), "http://127.0.0.1:4242/s/5fc8-id?token=0123"; got != want {
 		t.Errorf("link %q, want %q", got, want)
+	}
+	// What chats and notifications carry names the page, not the token.
+	if got, want := setLink(dir, session.Entry{Session: "5fc8-id"}), "http://127.0.0.1:4242/s/5fc8-id"; got != want {
+		t.Errorf("a chat's link %q, want %q", got, want)
+	}
+	if got, want := setLink(dir, session.Entry{Key: "abcdefghij"}), "http://127.0.0.1:4242/q/abcdefghij"; got != want {
+		t.Errorf("a chat's link to a set asked outside a session %q, want %q", got, want)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, serveURLFile)); err != nil {
 		t.Error(err)

@@ -6,7 +6,11 @@
 // An answer given in the inbox goes to the set's answer mailbox, as an
 // answer given in a chat channel does: a run that waits on the set there
 // (--frontend inbox) takes it, and otherwise askuser resume runs in the
-// background and takes it. Pages are rendered by html/template from
+// background and takes it, tried again (at most three times in all) when
+// it ended without taking it (retry.go). The sets that askuser ask, mcp
+// and hook ask through the inbox or a channel, which have no session, are
+// listed too while their process waits, and answered on a page of their
+// own the same way (asked.go). Pages are rendered by html/template from
 // embedded templates, with embedded CSS and JavaScript, and kept live by
 // server-sent events.
 //
@@ -18,9 +22,14 @@
 // Invariants:
 //   - Nobody without the token sees or answers anything. Every request
 //     carries the random token: in the URL askuser printed, which the first
-//     visit turns into an HttpOnly, SameSite=Strict cookie, compared in
-//     constant time. A loopback server also answers only to a loopback
-//     Host, so a DNS-rebound name cannot reach it.
+//     visit turns into an HttpOnly cookie, compared in constant time
+//     (SameSite=Strict for the card; Lax for askuser serve's kept token,
+//     whose pages are linked from chats and notifications without the
+//     token). A loopback server also answers only to a loopback Host, so a
+//     DNS-rebound name cannot reach it.
+//   - The token never leaves the machine in a link: links given to chat
+//     platforms and notifications name a page, and a browser that never
+//     opened the printed URL is told to open it once.
 //   - A POST must also be same-origin (net/http's CrossOriginProtection:
 //     Sec-Fetch-Site, else Origin against Host) and carry the page's own
 //     form token, and its body is bounded (MaxBodyBytes).

@@ -45,7 +45,22 @@ func (l *eventLog) say(id, msg string) {
 	if t := l.titles[id]; t != "" {
 		name = fmt.Sprintf(" %q", t)
 	}
-	fmt.Fprintf(l.w, "askuser: %s session %s%s: %s\n", l.now().Format("15:04:05"), prefix, name, ask.Display(msg))
+	l.writeLocked("session "+prefix+name, msg)
+}
+
+// sayAsked writes one line about a set asked outside a session, by who
+// ("askuser hook").
+func (l *eventLog) sayAsked(who, msg string) {
+	if l == nil || l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.writeLocked(ask.Display(who), msg)
+}
+
+func (l *eventLog) writeLocked(subject, msg string) {
+	fmt.Fprintf(l.w, "askuser: %s %s: %s\n", l.now().Format("15:04:05"), subject, ask.Display(msg))
 }
 
 // answered logs a person's answer to set, given on the page for session

@@ -113,12 +113,34 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return true
 	}
+	if g.cookieAge > 0 {
+		refuse(w, http.StatusForbidden, notOpenedHere)
+		return false
+	}
 	refuse(w, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
 	return false
 }
 
+// notOpenedHere is what a browser without the cookie of a kept token is
+// told: it followed a link from a chat or a notification, which carries
+// no token (a token handed to a chat platform is handed to its servers
+// and to everyone in the chat).
+const notOpenedHere = "this browser has not opened this askuser serve yet. Open the URL askuser serve printed when it started " +
+	"(http://…/?token=…; it is also in serve.url in its state directory) once on this device: after that, links to its pages " +
+	"from chats and notifications open here, for 90 days after the last page you loaded."
+
+// setCookie gives the browser the token as a cookie. A kept token's
+// cookie (askuser serve's) is SameSite=Lax, so a link to a page followed
+// from another site (a chat opened in a browser) brings it: Lax sends it
+// with a top-level GET only, every GET here only reads, and a POST still
+// needs the page's own form token and the same origin. A one-off token's
+// cookie (the card's) stays Strict.
 func (g *guard) setCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", MaxAge: g.cookieAge, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	same := http.SameSiteStrictMode
+	if g.cookieAge > 0 {
+		same = http.SameSiteLaxMode
+	}
+	http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", MaxAge: g.cookieAge, HttpOnly: true, SameSite: same})
 }
 
 // localPath is path if it names a page of this server, else "/": a path

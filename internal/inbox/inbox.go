@@ -36,6 +36,10 @@ type InboxConfig struct {
 	// Log, when set, receives a line per answer given on the page and per
 	// resume started and ended (askuser serve's standard error).
 	Log io.Writer
+	// RetryBase is the wait before the second resume for an answer given
+	// on the page, when the first did not take it; the third waits four
+	// times as long (retry.go). 0 is 10 s.
+	RetryBase time.Duration
 	// Machine names this machine (session.Meta.Machine): a session that
 	// ran on another is answered here, and resumed there (machines.go).
 	Machine string
@@ -64,14 +68,15 @@ const ByPage = "a person on the inbox page"
 // it there takes it, else askuser resume runs in the background and takes
 // it (see resumer); the session's page follows its progress.
 type Inbox struct {
-	srv     *Server
-	store   *session.Store
-	answers Answers
-	machine string
-	runs    *resumer
-	log     *eventLog
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	srv       *Server
+	store     *session.Store
+	answers   Answers
+	machine   string
+	runs      *resumer
+	log       *eventLog
+	retryBase time.Duration
+	stop      chan struct{}
+	wg        sync.WaitGroup
 }
 
 // NewInbox serves the inbox until Close.
@@ -83,7 +88,11 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	}
 	log := newEventLog(cfg.Log)
 	in := &Inbox{srv: srv, store: cfg.Store, answers: cfg.Answers, machine: cfg.Machine, runs: newResumer(cfg.Resume, cfg.DescribeExit, h, log.say), log: log,
-		stop: make(chan struct{})}
+		retryBase: cfg.RetryBase, stop: make(chan struct{})}
+	if in.retryBase <= 0 {
+		in.retryBase = defaultRetryBase
+	}
+	in.runs.ended = in.afterResume
 	showHome := func(w http.ResponseWriter, r *http.Request) {
 		f := parseFilter(r.URL.Query())
 		data, err := in.home(f)
@@ -100,6 +109,10 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 	srv.mux.HandleFunc("GET /s/{id}/fragment", in.showSession)
 	srv.mux.HandleFunc("POST /s/{id}/answer/{key}", in.answer)
 	srv.mux.HandleFunc("GET /s/{id}/input/{key}", in.showInput)
+	srv.mux.HandleFunc("GET /q/{key}", in.showAsked)
+	srv.mux.HandleFunc("GET /q/{key}/fragment", in.showAsked)
+	srv.mux.HandleFunc("POST /q/{key}/answer/{card}", in.answerAsked)
+	srv.mux.HandleFunc("GET /q/{key}/input/{card}", in.showAskedInput)
 	poll := cfg.Poll
 	if poll <= 0 {
 		poll = time.Second
@@ -127,7 +140,7 @@ func (in *Inbox) sweep() {
 		for _, w := range sum.Questions {
 			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
 				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
-					in.Resume(id, "an answer given on the page before askuser serve last stopped", "--frontend", "inbox", "--relay-defer")
+					in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
 				}
 				break
 			}
@@ -202,8 +215,9 @@ func (in *Inbox) fingerprint() uint64 {
 	return h.Sum64()
 }
 
-// dirFingerprint sums the names, sizes and times of the journals and the
-// inbox's logs: it changes whenever one of them does.
+// dirFingerprint sums the names, sizes and times of the journals, the
+// inbox's logs, the registry's entries and the mailbox of the sets asked
+// outside a session: it changes whenever one of them does.
 func dirFingerprint(dir string) uint64 {
 	h := fnv.New64a()
 	sessions := filepath.Join(dir, "sessions")
@@ -213,11 +227,22 @@ func dirFingerprint(dir string) uint64 {
 		if e.IsDir() {
 			path = filepath.Join(path, logName)
 		}
-		if fi, err := os.Stat(path); err == nil {
-			fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, fi.Size(), fi.ModTime().UnixNano())
+		stamp(h, path)
+	}
+	for _, sub := range []string{"relay", "mailbox"} {
+		files, _ := filepath.Glob(filepath.Join(dir, sub, "*.json"))
+		for _, path := range files {
+			stamp(h, path)
 		}
 	}
 	return h.Sum64()
+}
+
+// stamp adds a file's name, size and time to h.
+func stamp(h io.Writer, path string) {
+	if fi, err := os.Stat(path); err == nil {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, fi.Size(), fi.ModTime().UnixNano())
+	}
 }
 
 // answer takes a person's answer to a pending set of a session and hands
@@ -281,8 +306,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		case where != "":
 			in.log.say(id, "answered — it resumes "+where+": askuser resume there takes the answer")
 		default:
-			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person",
-				[]string{"--frontend", "inbox", "--relay-defer"})
+			in.runs.start(sid, filepath.Join(in.store.SideDir(sid), logName), "an answer given on the page by a person", resumeArgs)
 		}
 	}
 	v, ok := in.sentCard(id, in.runs.state(id), key, true, where)

@@ -41,8 +41,11 @@ type sessionRow struct {
 
 type homeData struct {
 	Waiting, Others []sessionRow
-	MoreOthers      int
-	Dir             string
+	// Asked are the sets asked outside a session (askuser ask, mcp,
+	// hook) that a process waits on now.
+	Asked      []sessionRow
+	MoreOthers int
+	Dir        string
 	// Store names the team store, when there is one.
 	Store string
 	// WaitingTotal counts every waiting session; Pager says which of
@@ -63,7 +66,7 @@ func (in *Inbox) home(f listFilter) (homeData, error) {
 		return homeData{}, err
 	}
 	now := time.Now()
-	data := homeData{Dir: in.store.Dir, Filter: f, Filtered: f.active(), Ages: ages}
+	data := homeData{Dir: in.store.Dir, Filter: f, Filtered: f.active(), Ages: ages, Asked: in.askedRows(now)}
 	if in.store.Backend != nil {
 		data.Store = in.store.Backend.Where("")
 	}

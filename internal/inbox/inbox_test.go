@@ -67,7 +67,7 @@ func (a *mailAnswers) Get(id string, w session.Waiting) (session.Delivery, bool)
 
 func (a *mailAnswers) Live(id string, w session.Waiting) bool { return a.live[id+"/"+w.ID] }
 
-func newInboxRig(t *testing.T) *inboxRig {
+func newInboxRig(t *testing.T, configure ...func(*InboxConfig)) *inboxRig {
 	t.Helper()
 	dir := t.TempDir()
 	store := &session.Store{Dir: filepath.Join(dir, "state")}
@@ -78,13 +78,17 @@ func newInboxRig(t *testing.T) *inboxRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { logf.Close() })
-	in, err := NewInbox(InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond, Log: logf,
+	cfg := InboxConfig{Store: store, Answers: answers, Poll: 20 * time.Millisecond, Log: logf,
 		DescribeExit: func(code int) string { return fmt.Sprintf("exit %d", code) },
 		Resume: func(id session.ID, args ...string) *exec.Cmd {
 			cmd := exec.Command("sh", append([]string{"-c", fakeResume, "sh", string(id)}, args...)...)
 			cmd.Env = append(os.Environ(), "DIR="+dir)
 			return cmd
-		}}, Options{})
+		}}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	in, err := NewInbox(cfg, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,11 +267,12 @@ func TestInboxAnswerResumes(t *testing.T) {
 	g.release(1)
 	g.eventually("the resume to end", func() bool { return len(g.in.Resuming()) == 0 })
 	// The fake took nothing, so the set still waits, with its answer in
-	// the mailbox: the page says so, how the resume ended, and how the
-	// answer will be taken.
+	// the mailbox: the page says so, how the resume ended, and when it is
+	// tried again (TestInboxRetriesAResumeThatDidNotTakeTheAnswer).
 	page := g.get("/s/" + id).Body.String()
 	mustContain(t, page, `data-state="sent"`, "the session takes it when it goes on", "resumed "+id+" (1)",
-		"Your answer has not reached the session: askuser resume ended (exit 6). It waits in the session&#39;s mailbox",
+		"askuser resume ended (exit 6) without taking your answer. askuser serve tries again at ",
+		"(attempt 2 of 3); your answer waits in the session&#39;s mailbox meanwhile.",
 		"resuming for an answer given on the page by a person")
 	log, err := os.ReadFile(filepath.Join(g.store.Dir, "sessions", id+".d", logName))
 	if err != nil || !strings.Contains(string(log), "askuser resume ended: exit 6") {

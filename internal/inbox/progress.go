@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -221,12 +222,19 @@ func resultText(raw json.RawMessage) string {
 // the run's state and the session's (status, what it waits on, how many
 // of its sets the page takes an answer for); failed: a set answered here
 // is pending still.
-func progressStatus(run *sessionRun, status, what string, open int, failed bool) string {
+func progressStatus(id string, run *sessionRun, status, what string, open int, failed bool) string {
 	switch {
 	case run.running:
 		return "askuser resume is taking your answer to the session (since " + run.started.Local().Format("15:04:05") + "); this box follows what it does."
 	case run.ended == "":
 		return ""
+	case failed && !run.retryAt.IsZero():
+		return "askuser resume ended (" + run.ended + ") without taking your answer. askuser serve tries again at " +
+			run.retryAt.Local().Format("15:04:05") + fmt.Sprintf(" (attempt %d of %d); your answer waits in the session's mailbox meanwhile.", run.tries+1, maxResumes)
+	case failed && run.tries >= maxResumes:
+		return fmt.Sprintf("askuser resume ended %d times without taking your answer (the last: %s); what it said is below. ", run.tries, run.ended) +
+			"Your answer waits in the session's mailbox: once what went wrong is fixed, run askuser resume " + id +
+			" at a terminal (it takes the answer first), or restart askuser serve, which tries again."
 	case failed:
 		return "Your answer has not reached the session: askuser resume ended (" + run.ended + "). It waits in the session's mailbox, " +
 			"and the session takes it when it is resumed: askuser resume, or askuser serve when it starts again."

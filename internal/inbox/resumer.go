@@ -34,6 +34,10 @@ type resumer struct {
 	// note tells serve's log that a resume of session id started or
 	// ended; it must not call the resumer.
 	note func(id, msg string)
+	// ended, if set, is told (in a goroutine of its own) that a resume of
+	// session id ended and none follows it: the inbox then checks whether
+	// it took the answers given on the page.
+	ended func(id session.ID)
 
 	mu sync.Mutex
 	// runs are keyed by the session's id as text, as pages name it.
@@ -54,6 +58,11 @@ type sessionRun struct {
 	started  time.Time
 	// ended says how the last process ended, for the page.
 	ended string
+	// tries counts the resumes started since an answer was last given on
+	// the page; retryAt is when the next is to start, after one that did
+	// not take the answer (zero: none is to).
+	tries   int
+	retryAt time.Time
 }
 
 // sentSet is a set answered on the page.
@@ -84,6 +93,7 @@ func (r *resumer) noteSent(id session.ID, logPath string, req ask.Request, asked
 	defer r.mu.Unlock()
 	run := r.runLocked(id, logPath)
 	run.sent = append(run.sent, sentSet{req: req, answers: answers, askedAt: askedAt, at: r.now()})
+	run.tries = 0 // a new answer: the resumes that follow are its own tries
 	r.hub.bump()
 }
 
@@ -105,6 +115,7 @@ func (r *resumer) start(id session.ID, logPath, why string, args []string) {
 func (r *resumer) startLocked(run *sessionRun, why string, args []string) {
 	id := string(run.id)
 	run.queued, run.running, run.started, run.ended = false, true, r.now(), ""
+	run.tries, run.retryAt = run.tries+1, time.Time{}
 	logf, err := openLog(run.log)
 	if err == nil {
 		fmt.Fprintf(logf, "\n--- askuser serve, %s: resuming for %s\n", r.now().Format(time.DateTime), why)
@@ -144,6 +155,21 @@ func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File) {
 	r.hub.bump()
 	if run.queued {
 		r.startLocked(run, run.nextWhy, run.nextArgs)
+		return
+	}
+	if r.ended != nil {
+		go r.ended(run.id)
+	}
+}
+
+// setRetry notes when the next resume of session id is to start (zero:
+// none is to), for the page.
+func (r *resumer) setRetry(id session.ID, t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if run := r.runs[string(id)]; run != nil {
+		run.retryAt = t
+		r.hub.bump()
 	}
 }
 

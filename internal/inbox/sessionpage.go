@@ -49,7 +49,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 		if run.running {
 			d.Status, d.StatusClass = "resuming", "resuming"
 		}
-		d.Run.Status = progressStatus(run, sum.Status, what, d.Open, failed)
+		d.Run.Status = progressStatus(id, run, sum.Status, what, d.Open, failed)
 	}
 	if sum.Status == session.StatusFinished {
 		d.Result = lastText(sess.State.Messages)

@@ -33,8 +33,14 @@ func TestKeptToken(t *testing.T) {
 		t.Errorf("URL %s, want the kept token in it", s.URL())
 	}
 	g := visit(t, s)
-	if g.cookie.MaxAge != keptCookieAge || g.cookie.Value != tok {
-		t.Errorf("cookie %+v: want the token, lasting %d s", g.cookie, keptCookieAge)
+	if g.cookie.MaxAge != keptCookieAge || g.cookie.Value != tok || g.cookie.SameSite != http.SameSiteLaxMode {
+		t.Errorf("cookie %+v: want the token, lasting %d s, sent with a link followed from a chat (Lax)", g.cookie, keptCookieAge)
+	}
+	// A link from a chat carries no token: a browser without the cookie
+	// is told how to get it.
+	if res := g.do(g.req("GET", "/s/abc", nil)); res.Code != http.StatusForbidden ||
+		!strings.Contains(res.Body.String(), "this browser has not opened this askuser serve yet. Open the URL askuser serve printed") {
+		t.Errorf("a link opened without the cookie: %d %s", res.Code, res.Body)
 	}
 	res := g.get("/")
 	if res.Code != http.StatusOK {
@@ -49,7 +55,7 @@ func TestKeptToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer own.Close(context.Background())
-	if g := visit(t, own); g.cookie.MaxAge != 0 {
-		t.Errorf("a one-off token's cookie lasts %d s", g.cookie.MaxAge)
+	if g := visit(t, own); g.cookie.MaxAge != 0 || g.cookie.SameSite != http.SameSiteStrictMode {
+		t.Errorf("a one-off token's cookie lasts %d s (%v), want the browser's session, Strict", g.cookie.MaxAge, g.cookie.SameSite)
 	}
 }

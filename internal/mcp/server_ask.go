@@ -51,6 +51,13 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 	if elicits(call.Session) {
 		host = &elicitFrontend{session: call.Session}
 	}
+	if p := call.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		name := p.ClientInfo.Title
+		if name == "" {
+			name = p.ClientInfo.Name
+		}
+		askCtx = context.WithValue(askCtx, clientKey{}, name)
+	}
 	answers, err := s.cfg.Ask(askCtx, req, host)
 	if err != nil {
 		why := err.Error()
@@ -60,6 +67,16 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 		fmt.Fprintf(s.cfg.Log, "askuser mcp: question set %s (%s) unanswered: %s\n", ask.Display(req.ID), headers(req), ask.Display(why))
 	}
 	return answers, err
+}
+
+type clientKey struct{}
+
+// ClientName is the name the MCP host gave itself when it connected
+// ("claude-code"), as the host wrote it, for a question the host's call
+// asks (ctx is the Asker's); "" when it gave none.
+func ClientName(ctx context.Context) string {
+	name, _ := ctx.Value(clientKey{}).(string)
+	return name
 }
 
 // reportProgress sends notifications/progress every ProgressEvery until

@@ -27,6 +27,14 @@
 //     lock and the session's journal, and shows it on the set's widget:
 //     answered, and by whom, withdrawn, cancelled. Buttons of a set that
 //     no longer waits do nothing.
+//   - A send, an update or a reply the platform rate-limited is made again
+//     when the platform said (channel.RetryLater), not before and not on
+//     the relay's own later backoff; other failures back off.
+//   - A send is noted in the registry before it is made and the note
+//     cleared when it ends (send.go): a note left by a killed process has
+//     the channel look for the message it may have posted (channel.Finder)
+//     or the set sent again saying so (channel.Set.Resent), never silently
+//     twice.
 //
 // Invariants:
 //   - A set is named by Key: its session, its id and when it was first

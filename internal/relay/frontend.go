@@ -55,6 +55,22 @@ var (
 // Concurrent reports true: every set is its own message.
 func (f *Frontend) Concurrent() bool { return true }
 
+type titleKey struct{}
+
+// WithTitle makes the sets asked with ctx say they come from title rather
+// than from the Frontend's Title: askuser mcp names its host once the host
+// has connected ("askuser mcp · claude-code").
+func WithTitle(ctx context.Context, title string) context.Context {
+	return context.WithValue(ctx, titleKey{}, title)
+}
+
+func (f *Frontend) title(ctx context.Context) string {
+	if t, ok := ctx.Value(titleKey{}).(string); ok && t != "" {
+		return t
+	}
+	return f.Title
+}
+
 // Ask registers req and waits for its answer in the mailbox.
 func (f *Frontend) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if err := ask.CtxErr(ctx); err != nil {
@@ -100,7 +116,7 @@ func answered(d session.Delivery, req ask.Request, err error) ([]ask.Answer, err
 func (f *Frontend) register(ctx context.Context, key string, req ask.Request, askedAt time.Time) error {
 	_, err := f.Registry.Update(ctx, key, func(e *session.Entry, found bool) error {
 		if !found {
-			*e = session.Entry{Session: f.Session, Request: req, Title: f.Title, AskedAt: askedAt,
+			*e = session.Entry{Session: f.Session, Request: req, Title: f.title(ctx), AskedAt: askedAt,
 				Channels: slices.Clone(f.Channels), Rev: 1, Threads: f.Threads}
 			return nil
 		}

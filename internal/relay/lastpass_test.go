@@ -36,7 +36,7 @@ func TestLastPassShowsTheOutcome(t *testing.T) {
 	key := relay.Key("", "ask_last", time.Time{})
 	// The relay records the send; then the tick is made long, so only the
 	// last pass can show what follows.
-	for e, _ := rg.st.Registry().Get(context.Background(), key); e.Sent[channeltest.Name] == nil; e, _ = rg.st.Registry().Get(context.Background(), key) {
+	for e, _ := rg.st.Registry().Get(context.Background(), key); e.Sent[channeltest.Name] == nil || len(e.Sent[channeltest.Name].Ref) == 0; e, _ = rg.st.Registry().Get(context.Background(), key) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	rg.stop()

@@ -71,7 +71,12 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 			continue
 		}
 		if i := slices.IndexFunc(es, func(e session.Entry) bool { return e.Outcome.State == channel.Answered && waitsFor(sess, e) }); i >= 0 {
-			r.resume(es[i]) // posted, not taken yet (a resume failed or never started)
+			// Posted, not taken yet (a resume failed or never started).
+			// An answer given on the inbox page is the inbox's to resume
+			// for, and to try again (internal/inbox, retry.go).
+			if es[i].Outcome.By != ByInboxPage {
+				r.resume(es[i])
+			}
 			continue
 		}
 		last := es[0]
@@ -82,26 +87,52 @@ func (r *Relay) lateAnswers(ctx context.Context, entries []session.Entry) {
 		}
 		if r.followUp(ctx, last, r.followUpText(sess, last)) {
 			r.markFollowedUp(ctx, es)
+			held := r.heldNames()
 			r.mu.Lock()
 			delete(r.resumes, id)
+			for _, name := range held {
+				delete(r.later, name+" reply "+last.Key)
+			}
 			r.mu.Unlock()
 		}
 	}
 }
 
-// followUp posts text beside e on every channel this relay holds that
-// shows it; it reports whether all of them took it.
+// followUp posts text beside e on every channel this relay serves that
+// shows it; it reports whether all of them took it. A channel it does not
+// hold yet (serve just started, a live run still holds it) has not, so the
+// post waits for it; a channel whose platform said to wait is not called
+// before then.
 func (r *Relay) followUp(ctx context.Context, e session.Entry, text string) bool {
 	ok := true
-	for _, name := range r.heldNames() {
-		sent := e.Sent[name]
+	for name, sent := range e.Sent {
 		s, served := r.served(name)
 		if sent == nil || len(sent.Ref) == 0 || !served {
 			continue
 		}
-		if err := s.Channel.Reply(ctx, sent.Ref, text); err != nil {
-			r.logf(name+" reply "+e.Key, "askuser: %s: could not post what session %s did next: %v", name, e.Session, err)
+		if !r.Holds(name) {
 			ok = false
+			continue
+		}
+		gate := name + " reply " + e.Key
+		r.mu.Lock()
+		wait := r.cfg.Now().Before(r.later[gate])
+		r.mu.Unlock()
+		if wait {
+			ok = false
+			continue
+		}
+		err := s.Channel.Reply(ctx, sent.Ref, text)
+		if err == nil {
+			continue
+		}
+		ok = false
+		r.logf(gate, "askuser: %s: could not post what session %s did next: %v", name, e.Session, err)
+		if at, timed := channel.RetryAt(err); timed {
+			r.mu.Lock()
+			r.later[gate] = at
+			r.mu.Unlock()
+			r.wakeAt(at)
 		}
 	}
 	return ok

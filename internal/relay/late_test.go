@@ -77,6 +77,34 @@ func (lr *lateRig) runOn(sess *session.Session, prompt *agentloop.Message) agent
 	return out
 }
 
+// recorded waits for the set's message, and until the relay noted it.
+func (lr *lateRig) recorded() channeltest.Message {
+	lr.t.Helper()
+	m := lr.message(titled("Database"), "of the waiting session")
+	for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
+			return m
+		}
+		if time.Now().After(deadline) {
+			lr.t.Fatal("the message was never recorded")
+		}
+	}
+}
+
+// tappedMeanwhile posts alice's tap's answer (SQLite) to the set's
+// mailbox, as a serve killed since took it.
+func (lr *lateRig) tappedMeanwhile() {
+	lr.t.Helper()
+	es, _ := lr.st.Registry().List(context.Background())
+	a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+	a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
+	who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
+	if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+		session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
+		lr.t.Fatal(err)
+	}
+}
+
 func (lr *lateRig) resume(e session.Entry) error {
 	lr.resumes.Add(1)
 	sess, err := lr.st.Open(e.Session)
@@ -183,29 +211,14 @@ func TestAnswerPostedBeforeACrashIsResumedOnce(t *testing.T) {
 // resume, does not resume it again, and follows up once it has gone on.
 func TestTapTakenByAResumeOfTheKilledServe(t *testing.T) {
 	lr := newLateRig(t, true)
-	m := lr.message(titled("Database"), "of the waiting session")
-	for deadline := time.Now().Add(limit); ; time.Sleep(10 * time.Millisecond) {
-		if es, _ := lr.st.Registry().List(context.Background()); len(es) == 1 && es[0].Sent[channeltest.Name] != nil && len(es[0].Sent[channeltest.Name].Ref) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the message was never recorded")
-		}
-	}
+	m := lr.recorded()
 	sess, err := lr.st.Open(lr.id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
 	lr.restart(func() { // serve took alice's tap, started the resume, and was killed
-		es, _ := lr.st.Registry().List(context.Background())
-		a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
-		a.Via, a.AnsweredAt = "@alice on testchan", time.Now()
-		who := channel.Who{Channel: channeltest.Name, ID: "U-alice", Name: "@alice"}
-		if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
-			session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: a.AnsweredAt}); err != nil {
-			t.Fatal(err)
-		}
+		lr.tappedMeanwhile()
 		go func() { <-release; lr.ended <- lr.runOn(sess, nil) }()
 	})
 	time.Sleep(100 * time.Millisecond) // the new serve looks while the resume holds the session
@@ -216,5 +229,72 @@ func TestTapTakenByAResumeOfTheKilledServe(t *testing.T) {
 	done := lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text")
 	if !strings.Contains(done.Replies[0], "Via: @alice on testchan") || lr.resumes.Load() != 0 {
 		t.Errorf("reply %q after %d resumes by serve, want the final text and none", done.Replies, lr.resumes.Load())
+	}
+}
+
+// A follow-up the platform rate-limits is posted again when the platform
+// said, and not before: the relay's passes in between (every 20 ms here)
+// make no call.
+func TestFollowUpWaitsAsThePlatformSays(t *testing.T) {
+	lr := newLateRig(t, true)
+	m := lr.message(titled("Database"), "of the waiting session")
+	lr.srv.RateLimit("/reply", 1, 400*time.Millisecond)
+	if _, v, err := lr.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
+		t.Fatalf("the tap: %+v, %v", v, err)
+	}
+	lr.resumed()
+	lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text")
+	calls := lr.srv.Calls("/reply")
+	if len(calls) != 2 || calls[0].Status != 429 || calls[1].Status != 200 || calls[1].At.Sub(calls[0].At) < 400*time.Millisecond {
+		for _, c := range calls {
+			t.Logf("%s %d at +%v", c.Path, c.Status, c.At.Sub(calls[0].At))
+		}
+		t.Errorf("%d calls of /reply; want a 429 saying to wait 400ms, then one call after that", len(calls))
+	}
+}
+
+// An answer given on the inbox page is the inbox's to resume the session
+// for, and to try again when that resume fails: the relay, which sees it
+// in the mailbox as a late answer, does not resume the session too.
+func TestPageAnswerIsLeftToTheInbox(t *testing.T) {
+	lr := newLateRig(t, true)
+	lr.message(titled("Database"), "of the waiting session")
+	es, _ := lr.st.Registry().List(context.Background())
+	a, _ := ask.Selection(es[0].Request.Questions[0], []string{"SQLite"}, "", ask.SourcePerson)
+	a.Via, a.AnsweredAt = "web page", time.Now()
+	if err := lr.st.Mailbox().Post(context.Background(), session.Box{Session: lr.id, Key: es[0].Key},
+		session.Delivery{Answers: []ask.Answer{a}, By: relay.ByInboxPage, At: a.AnsweredAt}); err != nil {
+		t.Fatal(err)
+	}
+	lr.message(func(m channeltest.Message) bool { return len(m.Updates) > 0 }, "saying it was answered on the page")
+	time.Sleep(200 * time.Millisecond) // ten passes of the relay
+	if n := lr.resumes.Load(); n != 0 {
+		t.Errorf("the relay resumed the session %d times for an answer given on the page", n)
+	}
+}
+
+// A relay that does not hold the channel yet (askuser serve just started,
+// or a live run still holds it) does not count what a late answer led to
+// as posted: it posts it once it holds the channel.
+func TestFollowUpWaitsForTheChannel(t *testing.T) {
+	lr := newLateRig(t, true)
+	m := lr.recorded()
+	var release func()
+	lr.cfg.WaitForHold = true
+	lr.restart(func() { // another process holds the channel; a tap's answer is in the mailbox
+		var err error
+		if release, err = lr.st.HoldChannel(channeltest.Name); err != nil {
+			t.Fatal(err)
+		}
+		lr.tappedMeanwhile()
+	})
+	if out := lr.resumed(); out.Status != agentloop.StatusSuccess {
+		t.Fatalf("the resumed run: %s (%v)", out.Status, out.Err)
+	}
+	time.Sleep(100 * time.Millisecond) // passes of a relay without the channel
+	release()
+	done := lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text, once the channel is held")
+	if !strings.Contains(done.Replies[0], "The agent went on and finished") {
+		t.Errorf("the reply: %q", done.Replies)
 	}
 }

@@ -177,9 +177,7 @@ func (r *Relay) show(ctx context.Context, name string, e session.Entry) {
 		if len(sent.Ref) > 0 {
 			_ = s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: channel.Withdrawn, Text: "Replaced by a newer message."})
 		}
-		set := r.setOf(e, name)
-		ref, err := s.Channel.Send(ctx, set)
-		r.record(ctx, e.Key, name, "send", err, func(x *session.Sent) { x.Ref, x.Rev, x.Shown = ref, set.Rev, "" })
+		r.send(ctx, s, e, sent)
 	case !e.Pending() && len(sent.Ref) > 0 && sent.Shown != e.Outcome.State:
 		o := e.Outcome
 		err := s.Channel.Update(ctx, sent.Ref, channel.Outcome{State: o.State, Text: o.Text})
@@ -203,11 +201,19 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 			x.Tries, x.NextTry, x.Err = 0, time.Time{}, ""
 			return nil
 		}
+		if ctx.Err() == nil {
+			// The platform answered: the send did not happen. (A send
+			// cut short by the relay stopping may have.)
+			x.Sending, x.SendingRev = time.Time{}, 0
+		}
 		x.Tries++
-		x.NextTry, x.Err = r.cfg.Now().Add(backoff(r.cfg.RetryBase, x.Tries, err)), err.Error()
+		x.NextTry, x.Err = r.retryAt(x.Tries, err), err.Error()
 		tries, next = x.Tries, x.NextTry
 		return nil
 	})
+	if err != nil && uerr == nil {
+		r.wakeAt(next)
+	}
 	subject := name + " " + key
 	switch {
 	case uerr != nil && !errors.Is(uerr, session.ErrNoEntry):
@@ -217,6 +223,23 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 	default:
 		r.logf(subject, "")
 	}
+}
+
+// retryAt is when to try again after the n-th failure in a row, err:
+// when the platform said (channel.RetryAt), else after a backoff.
+func (r *Relay) retryAt(n int, err error) time.Time {
+	if at, ok := channel.RetryAt(err); ok {
+		return at
+	}
+	return r.cfg.Now().Add(backoff(r.cfg.RetryBase, n, err))
+}
+
+// wakeAt makes the relay look at the registry again at t, so a retry the
+// platform timed is made then rather than at the next tick.
+func (r *Relay) wakeAt(t time.Time) {
+	// A little after: the registry keeps t to the nanosecond, without the
+	// monotonic clock a timer runs on.
+	time.AfterFunc(t.Sub(r.cfg.Now())+10*time.Millisecond, r.Wake)
 }
 
 // backoff is how long to wait after the n-th failure in a row.

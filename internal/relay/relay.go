@@ -40,7 +40,8 @@ type Config struct {
 	// Resuming reports whether a resume of the session runs now.
 	Resume   func(e session.Entry) error
 	Resuming func(sessionID string) bool
-	// Link is the inbox page of a set, token included ("" for none).
+	// Link is the inbox page of a set ("" for none), without the page's
+	// token: it goes to chat platforms.
 	Link func(e session.Entry) string
 	// Log receives what went wrong, one line each; nil discards it.
 	Log io.Writer
@@ -77,6 +78,7 @@ type Relay struct {
 	checked map[string]time.Time // journal reads per key
 	resumes map[string]*attempts // background resumes per session
 	logged  map[string]string    // the last line logged per subject
+	later   map[string]time.Time // no reply before then, per channel and key: the platform said so
 	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
 	// lastPassed is closed when Run's last pass is done: a channel is
 	// held (and shown on) until then.
@@ -103,7 +105,7 @@ func New(cfg Config) *Relay {
 		cfg.Log = io.Discard
 	}
 	return &Relay{cfg: cfg, wake: make(chan struct{}, 1), held: map[string]bool{}, checked: map[string]time.Time{},
-		resumes: map[string]*attempts{}, logged: map[string]string{}, lastPassed: make(chan struct{})}
+		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}, lastPassed: make(chan struct{})}
 }
 
 // Wake makes the relay look at the registry now.

@@ -88,6 +88,12 @@ type Sent struct {
 	Tries   int       `json:"tries,omitempty"`
 	NextTry time.Time `json:"next_try,omitzero"`
 	Err     string    `json:"error,omitempty"`
+	// Sending is when a send of revision SendingRev began, until it ends
+	// (Ref is then kept, or the failure): still set when the process
+	// sending was killed, or stopped, meanwhile, so the platform may hold
+	// a message Ref does not name.
+	Sending    time.Time `json:"sending,omitzero"`
+	SendingRev int       `json:"sending_rev,omitempty"`
 }
 
 // Outcome is what became of a set.

@@ -79,6 +79,13 @@ func (c *Channel) call(ctx context.Context, path string, body, out any) error {
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode == http.StatusTooManyRequests {
+		var limit struct {
+			Wait int64 `json:"retry_after_ms"`
+		}
+		_ = json.Unmarshal(data, &limit)
+		return &RateLimited{Path: path, Until: time.Now().Add(time.Duration(limit.Wait) * time.Millisecond)}
+	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("%s: %s: %s", path, resp.Status, channel.Redact(strings.TrimSpace(string(data)), c.cfg.Secrets()...))
 	}
@@ -87,6 +94,21 @@ func (c *Channel) call(ctx context.Context, path string, body, out any) error {
 	}
 	return json.Unmarshal(data, out)
 }
+
+// RateLimited is a call the platform asked to make again later.
+type RateLimited struct {
+	Path  string
+	Until time.Time
+}
+
+func (e *RateLimited) Error() string {
+	return e.Path + ": rate limited until " + e.Until.Format("15:04:05.000")
+}
+
+// RetryAt implements channel.RetryLater.
+func (e *RateLimited) RetryAt() time.Time { return e.Until }
+
+var _ channel.RetryLater = (*RateLimited)(nil)
 
 // Send implements channel.Channel.
 func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) {
@@ -115,6 +137,12 @@ func render(s channel.Set) string {
 		if i == 0 && s.Request.Detail != "" {
 			b.WriteString(channel.CutBlock(ask.DisplayBlock(s.Request.Detail), 1000, s.Link) + "\n")
 		}
+	}
+	if s.Link != "" {
+		b.WriteString("Inbox: " + s.Link + "\n")
+	}
+	if s.Resent {
+		b.WriteString("(" + channel.ResentNote + ")\n")
 	}
 	return b.String()
 }

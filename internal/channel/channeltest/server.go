@@ -18,8 +18,10 @@
 package channeltest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -84,12 +86,24 @@ type Server struct {
 	taps     []tap
 	verdicts map[string]chan Verdict
 	failSend int
+	stall    int                        // the next sends to take and never answer
+	limits   map[string][]time.Duration // per path, the next calls' 429s
+	calls    []Call
 	nextTap  int
+}
+
+// Call is one request the platform got, as it answered it.
+type Call struct {
+	Path   string
+	At     time.Time
+	Status int
+	// Body is what was sent, whole (up to 1 MiB).
+	Body string
 }
 
 // NewServer starts a fake platform that takes calls with token.
 func NewServer(token string) *Server {
-	s := &Server{Token: token, changed: make(chan struct{}), verdicts: map[string]chan Verdict{}}
+	s := &Server{Token: token, changed: make(chan struct{}), verdicts: map[string]chan Verdict{}, limits: map[string][]time.Duration{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /send", s.send)
 	mux.HandleFunc("POST /update", s.update)
@@ -97,7 +111,7 @@ func NewServer(token string) *Server {
 	mux.HandleFunc("GET /taps", s.pollTaps)
 	mux.HandleFunc("POST /verdict", s.verdict)
 	mux.HandleFunc("GET /check", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, map[string]bool{"ok": true}) })
-	s.srv = httptest.NewServer(s.auth(mux))
+	s.srv = httptest.NewServer(s.record(s.limit(s.auth(mux))))
 	s.URL = s.srv.URL
 	return s
 }
@@ -116,6 +130,76 @@ func (s *Server) auth(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// record keeps every request and how it was answered (Calls).
+func (s *Server) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		at := time.Now()
+		next.ServeHTTP(sw, r)
+		s.mu.Lock()
+		s.calls = append(s.calls, Call{Path: r.URL.Path, At: at, Status: sw.status, Body: string(body)})
+		s.mu.Unlock()
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// limit answers a call that a test rate-limited with 429 and, as Telegram
+// does, the seconds to wait in the body (here in milliseconds, so tests
+// need not wait whole seconds).
+func (s *Server) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		waits := s.limits[r.URL.Path]
+		var wait time.Duration
+		if len(waits) > 0 {
+			wait, s.limits[r.URL.Path] = waits[0], waits[1:]
+		}
+		s.mu.Unlock()
+		if wait == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_ = json.NewEncoder(w).Encode(map[string]any{"ok": false, "error": "rate_limited", "retry_after_ms": wait.Milliseconds()})
+	})
+}
+
+// RateLimit makes the next n calls of path ("/send", "/reply") get 429,
+// saying to wait for wait.
+func (s *Server) RateLimit(path string, n int, wait time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range n {
+		s.limits[path] = append(s.limits[path], wait)
+	}
+}
+
+// Calls returns the requests made to path so far ("" for every path), in
+// order.
+func (s *Server) Calls(path string) []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Call
+	for _, c := range s.calls {
+		if path == "" || c.Path == path {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // FailSends makes the next n sends fail with 503, as an API that is down.
@@ -147,7 +231,23 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	m.Updates, m.Replies = []string{}, []string{}
 	s.messages = append(s.messages, &m)
 	s.bumpLocked()
+	if s.stall > 0 {
+		// Taken, and never answered: the sender waits until it gives up
+		// or is killed, not knowing the message was posted.
+		s.stall--
+		s.mu.Unlock()
+		<-r.Context().Done()
+		s.mu.Lock()
+		return
+	}
 	writeJSON(w, map[string]any{"ok": true, "id": m.ID})
+}
+
+// StallSends makes the next n sends post their message and never answer.
+func (s *Server) StallSends(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stall = n
 }
 
 // edit applies fn to the message named in the request.

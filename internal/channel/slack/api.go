@@ -133,6 +133,11 @@ func (e *RateLimited) Error() string {
 	return fmt.Sprintf("%s: rate limited; Slack asked askuser not to call it again before %s", e.Method, e.Until.Local().Format("15:04:05"))
 }
 
+// RetryAt implements channel.RetryLater: the relay tries again then.
+func (e *RateLimited) RetryAt() time.Time { return e.Until }
+
+var _ channel.RetryLater = (*RateLimited)(nil)
+
 // APIError is a call Slack refused (Code, with the scope it Needed for
 // missing_scope), or one that did not reach Slack (Down).
 type APIError struct {

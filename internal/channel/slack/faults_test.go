@@ -11,6 +11,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/slack"
 	"github.com/askuser/askuser/internal/channel/slack/slackfake"
 	"github.com/askuser/askuser/internal/session"
@@ -334,4 +335,22 @@ func eventually(cond func() bool) bool {
 		}
 	}
 	return true
+}
+
+// A method Slack rate-limited fails with an error that says when Slack
+// lets askuser call it again, so the relay tries then, on the dot; until
+// then the method is not called at all.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t, rigOptions{noRun: true})
+	rg.fake.RateLimit("chat.update", 3)
+	ref := channel.Ref(`{"channel":"` + slackfake.Channel + `","ts":"1.000001"}`)
+	update := func() error {
+		return rg.ch.Update(context.Background(), ref, channel.Outcome{State: channel.Answered, Text: "Answered"})
+	}
+	if wrong := channeltest.CheckRetryLater(update, 3*time.Second); wrong != "" {
+		t.Error(wrong)
+	}
+	if n := len(rg.fake.Calls("chat.update")); n != 1 {
+		t.Errorf("chat.update was called %d times, want once", n)
+	}
 }

@@ -49,7 +49,7 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 		return nil, fmt.Errorf("the set has %d blocks, over Slack's %d: %w", len(blocks), maxBlocks, channel.ErrRefused)
 	}
 	opts := []slack.MsgOption{slack.MsgOptionBlocks(blocks...), slack.MsgOptionText(text, false),
-		slack.MsgOptionDisableLinkUnfurl(), slack.MsgOptionDisableMediaUnfurl()}
+		slack.MsgOptionDisableLinkUnfurl(), slack.MsgOptionDisableMediaUnfurl(), metadata(s)}
 	thread := ""
 	if len(s.Thread) > 0 {
 		if t, err := parseRef(s.Thread); err == nil {
@@ -61,6 +61,10 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 		return nil, explain(err, c.dest)
 	}
 	m.Head, m.Gist = head(s), gist(s)
+	return refJSON(m)
+}
+
+func refJSON(m ref) (channel.Ref, error) {
 	b, err := json.Marshal(m)
 	return channel.Ref(b), err
 }

@@ -44,6 +44,9 @@ const recommended = " (Recommended)"
 // shows in notifications.
 func render(s channel.Set) ([]slack.Block, string) {
 	blocks := []slack.Block{slack.NewContextBlock("", mrkdwn(head(s)))}
+	if s.Resent {
+		blocks = append(blocks, slack.NewContextBlock("", mrkdwn("_"+escape(channel.ResentNote)+"_")))
+	}
 	for i, q := range s.Request.Questions {
 		blocks = append(blocks, slack.NewSectionBlock(mrkdwn(questionText(q)), nil, nil))
 		if full := optionsText(q); full != "" {

@@ -101,6 +101,9 @@ func TestApprovalShowsTheWholeInputCut(t *testing.T) {
 	if strings.Contains(view, "(Recommended)") {
 		t.Error("an approval option is marked recommended")
 	}
+	if strings.Contains(view, "options in full") {
+		t.Errorf("an approval's options do not fit Slack's, so they are listed again in full:\n%s", view)
+	}
 }
 
 // Whatever a model writes, the message stays within Block Kit's limits

@@ -43,11 +43,12 @@ type rigOptions struct {
 	link   string // the inbox page of every set
 	noRun  bool
 	config func(env map[string]string)
+	scopes string // the bot token's scopes, if not chat:write alone
 }
 
 func newRig(t *testing.T, o rigOptions) *rig {
 	t.Helper()
-	fake := slackfake.NewServer(slackfake.Config{})
+	fake := slackfake.NewServer(slackfake.Config{Scopes: o.scopes})
 	t.Cleanup(fake.Close)
 	log, err := os.Create(filepath.Join(t.TempDir(), "relay.log"))
 	if err != nil {

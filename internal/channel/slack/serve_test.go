@@ -4,11 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/slack"
 	"github.com/askuser/askuser/internal/channel/slack/slackfake"
 	"github.com/askuser/askuser/internal/relay"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // A set is one Block Kit message; a Submit with a radio button, ticks and
@@ -185,4 +188,69 @@ func TestBothCopiesOfASetShowTheAnswer(t *testing.T) {
 	a.wait(t)
 	rg.updated(orphan.TS, "Answered: SQLite — by @alice on Slack")
 	rg.updated(kept.TS, "Answered: SQLite — by @alice on Slack")
+}
+
+// askuser killed after Slack took a set's message and before it noted
+// it: the registry says a send began, and the message is in the channel.
+// The relay started next finds it by its metadata (conversations.history,
+// with a history scope) and adopts it: the set is not posted again, and
+// the outcome updates that message. Without the scope it cannot look, and
+// posts the set again, saying so on the new message.
+func TestAKilledSendIsFoundOrMarked(t *testing.T) {
+	for _, c := range []struct {
+		scopes string
+		posts  int
+	}{{"chat:write,channels:history", 1}, {"chat:write", 2}} {
+		t.Run(c.scopes, func(t *testing.T) {
+			rg := newRig(t, rigOptions{noRun: true, scopes: c.scopes})
+			req := ask.Request{ID: "ask_killed", Questions: []ask.Question{dbQuestion}}
+			a := rg.ask("", req)
+			key := channel.Key("", req.ID)
+			var e session.Entry
+			for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+				var err error
+				if e, err = rg.st.Registry().Get(context.Background(), key); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the set was never registered")
+				}
+			}
+			// What the killed process left: the send noted, Slack's message.
+			began := time.Now()
+			if _, err := rg.st.Registry().Update(context.Background(), key, func(x *session.Entry, found bool) error {
+				x.Sent = map[string]*session.Sent{slack.Name: {Sending: began, SendingRev: e.Rev}}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rg.ch.Send(context.Background(), channel.Set{Key: e.Key, Rev: e.Rev, Request: e.Request, Title: e.Title}); err != nil {
+				t.Fatal(err)
+			}
+			first := rg.fake.Messages()[0]
+			rg.start()
+			var last slackfake.Message
+			for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+				x, _ := rg.st.Registry().Get(context.Background(), key)
+				ms := rg.fake.Messages()
+				last = ms[len(ms)-1]
+				if x.Sent[slack.Name] != nil && len(x.Sent[slack.Name].Ref) > 0 && len(ms) == c.posts {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the set's message was not noted; the workspace has:\n%s\nrelay log:\n%s", rg.fake.Views(), rg.logText())
+				}
+			}
+			if n := len(rg.fake.Calls("chat.postMessage")); n != c.posts {
+				t.Errorf("chat.postMessage was called %d times, want %d", n, c.posts)
+			}
+			resent := strings.Contains(last.View(), "Sent again after askuser restarted")
+			if resent != (c.posts == 2) || strings.Contains(first.View(), "Sent again") {
+				t.Errorf("the note on the messages:\n%s", rg.fake.Views())
+			}
+			rg.submit(first, alice, slackfake.Pick{Options: []int{1}})
+			a.wait(t)
+			rg.updated(last.TS, "Answered: SQLite — by @alice on Slack")
+		})
+	}
 }

@@ -25,14 +25,21 @@ type apiError struct {
 	// answer came.
 	code int
 	text string
-	// retry is how long Telegram asked to wait (a 429).
+	// retry is how long Telegram asked to wait (a 429), from until.
 	retry time.Duration
+	until time.Time
 	// refused says a retry will not help (a bad token, a chat the bot
 	// cannot write to, a request Telegram will never take).
 	refused bool
 }
 
 func (e *apiError) Error() string { return e.method + ": " + e.text }
+
+// RetryAt implements channel.RetryLater: when a 429's retry_after is up
+// (zero for other errors), so the relay calls again then.
+func (e *apiError) RetryAt() time.Time { return e.until }
+
+var _ channel.RetryLater = (*apiError)(nil)
 
 // Unwrap makes a refusal channel.ErrRefused, so the relay waits long
 // before trying again.
@@ -57,12 +64,14 @@ type gate struct {
 	until map[string]time.Time
 }
 
-func (g *gate) hold(method string, d time.Duration) {
+// hold closes method's gate for d, and returns when it opens.
+func (g *gate) hold(method string, d time.Duration) time.Time {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if t := time.Now().Add(d); t.After(g.until[method]) {
 		g.until[method] = t
 	}
+	return g.until[method]
 }
 
 // left is how long method must still wait.
@@ -80,7 +89,7 @@ func (g *gate) wait(ctx context.Context, method string, most time.Duration) erro
 		return nil
 	}
 	if left > most {
-		return &apiError{method: method, code: http.StatusTooManyRequests, retry: left,
+		return &apiError{method: method, code: http.StatusTooManyRequests, retry: left, until: time.Now().Add(left),
 			text: fmt.Sprintf("rate limited by Telegram for another %s", left.Round(time.Second))}
 	}
 	return sleep(ctx, left)
@@ -137,7 +146,7 @@ func (c *Channel) classify(method string, err error) error {
 	switch {
 	case errors.As(err, &tm):
 		e.code, e.retry = http.StatusTooManyRequests, time.Duration(max(tm.RetryAfter, 1))*time.Second
-		c.gate.hold(method, e.retry)
+		e.until = c.gate.hold(method, e.retry)
 	case errors.Is(err, context.DeadlineExceeded):
 		e.text = fmt.Sprintf("no answer within %s", c.t.Call)
 	}
@@ -211,7 +220,7 @@ func (c *Channel) getUpdates(ctx context.Context, offset int64, wait time.Durati
 		e := &apiError{method: method, code: r.ErrorCode, text: c.redact(r.Description)}
 		if r.ErrorCode == http.StatusTooManyRequests {
 			e.retry = time.Duration(max(retryAfter(data), 1)) * time.Second
-			c.gate.hold(method, e.retry)
+			e.until = c.gate.hold(method, e.retry)
 		}
 		return nil, e
 	}

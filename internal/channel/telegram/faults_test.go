@@ -14,6 +14,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/telegram"
 	"github.com/askuser/askuser/internal/channel/telegram/telegramfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -316,5 +317,34 @@ func waitLog(t *testing.T, rg *rig, want string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the relay log lacks %q:\n%s", want, rg.log.String())
 		}
+	}
+}
+
+// A 429 longer than the channel waits for itself fails with an error that
+// says when Telegram lets askuser call again (retry_after), so the relay
+// tries then; a call before then is not made, and says the same.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t, testTimings, func(rg *rig) { rg.srv.RateLimit("sendMessage", 8) })
+	ref := channel.Ref(`{"chat":-100500,"msg":1}`)
+	if wrong := channeltest.CheckRetryLater(func() error { return rg.ch.Reply(context.Background(), ref, "The agent went on.") }, 8*time.Second); wrong != "" {
+		t.Error(wrong)
+	}
+	if n := len(rg.srv.Calls("sendMessage")); n != 1 {
+		t.Errorf("sendMessage was called %d times, want once", n)
+	}
+}
+
+// A set sent again after askuser restarted mid-send says so on its
+// message, since an earlier copy may have reached the chat.
+func TestResentSetSaysSo(t *testing.T) {
+	rg := newRig(t, testTimings)
+	s := channel.Set{Key: channel.Key("", "ask_again"), Rev: 1, Title: "askuser ask", Resent: true,
+		Request: ask.Request{ID: "ask_again", Questions: []ask.Question{dbQuestion}}}
+	if _, err := rg.ch.Send(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	m := rg.message("sent again", func(m telegramfake.Message) bool { return strings.Contains(m.Text, "Database") })
+	if !strings.Contains(m.Text, channel.ResentNote) {
+		t.Errorf("the message does not say it was sent again:\n%s", m.Text)
 	}
 }

@@ -69,6 +69,9 @@ func render(s channel.Set, st *state) rendering {
 	if t := title(s); t != "" {
 		b.WriteString("<b>" + esc(t) + "</b>\n")
 	}
+	if s.Resent && st.Q == 0 {
+		b.WriteString("<i>" + esc(channel.ResentNote) + "</i>\n")
+	}
 	for i := 0; i < st.Q; i++ {
 		b.WriteString("✓ " + esc(ask.Display(qs[i].Header)) + ": " + esc(pickSummary(qs[i], st.Picks[i])) + "\n")
 	}

@@ -56,7 +56,13 @@ type apiError struct {
 	status        int
 	code, subcode int
 	text          string
+	// retry is when a rate limit lets askuser call again; zero for
+	// other errors.
+	retry time.Time
 }
+
+// RetryAt implements channel.RetryLater: a rate limit's end.
+func (e *apiError) RetryAt() time.Time { return e.retry }
 
 func (e *apiError) Error() string {
 	if e.code != 0 {
@@ -72,6 +78,14 @@ type rateLimited struct{ until time.Time }
 func (e *rateLimited) Error() string {
 	return "WhatsApp's rate limit: no call before " + e.until.Local().Format("15:04:05")
 }
+
+// RetryAt implements channel.RetryLater.
+func (e *rateLimited) RetryAt() time.Time { return e.until }
+
+var (
+	_ channel.RetryLater = (*apiError)(nil)
+	_ channel.RetryLater = (*rateLimited)(nil)
+)
 
 // Graph error codes askuser tells apart.
 const (
@@ -197,6 +211,7 @@ func (c *client) failure(resp *http.Response, data []byte) error {
 		if until := c.now().Add(wait); until.After(c.notBefore) {
 			c.notBefore = until
 		}
+		e.retry = c.notBefore
 		c.mu.Unlock()
 	}
 	return e

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/whatsapp"
 	"github.com/askuser/askuser/internal/channel/whatsapp/whatsappfake"
 	"github.com/askuser/askuser/internal/session"
@@ -310,5 +311,20 @@ func TestServeNeedsTheWebhook(t *testing.T) {
 	err = ch.Serve(context.Background(), nil)
 	if err == nil || !strings.Contains(err.Error(), "start askuser serve with WhatsApp configured") {
 		t.Fatalf("Serve without the webhook: %v", err)
+	}
+}
+
+// A rate limit fails a send with an error that says when WhatsApp lets
+// askuser call again (Retry-After), so the relay tries then; a call
+// before then is not made, and says the same.
+func TestRateLimitSaysWhenToCallAgain(t *testing.T) {
+	rg := newRig(t)
+	rg.fake.RateLimit(1, 4)
+	ref := channel.Ref(`{"key":"k","id":"wamid.1"}`)
+	if wrong := channeltest.CheckRetryLater(func() error { return rg.ch.Reply(context.Background(), ref, "The agent went on.") }, 4*time.Second); wrong != "" {
+		t.Error(wrong)
+	}
+	if n := len(rg.fake.Calls()); n != 1 {
+		t.Errorf("WhatsApp was called %d times, want once", n)
 	}
 }

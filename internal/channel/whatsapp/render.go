@@ -53,6 +53,9 @@ func question(to string, s channel.Set, i int, noted *ask.Answer, replyTo string
 	if f == formText && title != "" {
 		top = "*" + channel.Cut(title, maxHeader) + "*\n"
 	}
+	if s.Resent && i == 0 {
+		top += "_" + channel.ResentNote + "_\n\n"
+	}
 	if noted != nil {
 		said := channel.Summary([]ask.Answer{*noted})
 		if noted.Header != "" {

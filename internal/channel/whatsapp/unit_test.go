@@ -102,16 +102,24 @@ func TestQuestionFitsWhatsAppsLimits(t *testing.T) {
 		{ask.Question{Header: "H", Question: long, Options: opt(11)}, "", "text"},
 		{ask.Question{Header: "H", Question: "Same?", Options: []ask.Option{{Label: long}, {Label: long + "x"}}}, "", "list"},
 	} {
-		s := channel.Set{Key: "abcdefghij", Rev: 3, Title: long, Request: ask.Request{Questions: []ask.Question{c.q}, Detail: c.detail}}
-		m := question("16505551234", s, 0, nil, "")
-		got := m.Type
-		if m.Interactive != nil {
-			got = m.Interactive.Type
+		for _, resent := range []bool{false, true} {
+			s := channel.Set{Key: "abcdefghij", Rev: 3, Title: long, Request: ask.Request{Questions: []ask.Question{c.q}, Detail: c.detail}, Resent: resent}
+			m := question("16505551234", s, 0, nil, "")
+			got, body := m.Type, ""
+			if m.Interactive != nil {
+				got, body = m.Interactive.Type, m.Interactive.Body.Text
+			} else {
+				body = m.Text.Body
+			}
+			if got != c.form && !(resent && c.form == "button" && got == "list") {
+				t.Errorf("%d options, multi %v, %d characters: %s; want %s", len(c.q.Options), c.q.MultiSelect, len(c.q.Question), got, c.form)
+			}
+			// A set sent again after a restart says so, first.
+			if strings.Contains(body, channel.ResentNote) != resent {
+				t.Errorf("resent %v, the body:\n%.300s", resent, body)
+			}
+			checkLimits(t, m)
 		}
-		if got != c.form {
-			t.Errorf("%d options, multi %v, %d characters: %s; want %s", len(c.q.Options), c.q.MultiSelect, len(c.q.Question), got, c.form)
-		}
-		checkLimits(t, m)
 	}
 }
 

@@ -162,4 +162,5 @@ func (v *validator) max(at, s string, n int) {
 type refusal struct {
 	code   string
 	errors []string
+	needed string // for missing_scope: the scope ("chat:write" when unset)
 }

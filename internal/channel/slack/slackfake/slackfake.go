@@ -5,8 +5,10 @@
 //
 // Web API (under URL, which ends in /api/ as ASKUSER_SLACK_API_URL does):
 // auth.test (with X-OAuth-Scopes), apps.connections.open (the app-level
-// token only; it returns the Socket Mode URL), chat.postMessage,
-// chat.update and chat.postEphemeral. Requests are form-encoded or JSON,
+// token only; it returns the Socket Mode URL), chat.postMessage (with
+// message metadata), chat.update, chat.postEphemeral, and
+// conversations.history and conversations.replies (when Config.Scopes
+// has channels:history). Requests are form-encoded or JSON,
 // with the token in the form or as a bearer header, and answers are
 // Slack's {"ok":…,"error":…}. Messages are checked against Block Kit's
 // documented limits (blocks.go) and refused with invalid_blocks as Slack
@@ -68,6 +70,8 @@ type Message struct {
 	Posted  json.RawMessage `json:"-"`
 	Updates int             `json:"-"`
 	Deleted bool            `json:"-"`
+	// Metadata is the message metadata it was posted with, if any.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
 // Ephemeral is a message only User saw.
@@ -109,6 +113,7 @@ type fault struct {
 	status     int    // an HTTP status (429, 503), or 0
 	retryAfter int    // for 429: seconds
 	code       string // a Slack error code, with status 0
+	stall      bool   // done, and never answered
 }
 
 // NewServer starts a fake workspace; Close stops it.
@@ -170,6 +175,11 @@ func (s *Server) Fail(method string, n, status int) {
 		s.addFault(method, fault{status: status})
 	}
 }
+
+// Stall makes the next call of method be done (a message posted) and
+// never answered: the caller waits until it gives up, or is killed, not
+// knowing that Slack took it.
+func (s *Server) Stall(method string) { s.addFault(method, fault{stall: true}) }
 
 // Refuse makes the next call of method get Slack error code.
 func (s *Server) Refuse(method, code string) { s.addFault(method, fault{code: code}) }

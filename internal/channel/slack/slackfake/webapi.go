@@ -7,6 +7,8 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -30,6 +32,17 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		s.bumpLocked()
 	}()
 	f, ok := s.takeFault(method)
+	if ok && f.stall {
+		// Done, and never answered: the caller gives up (or is killed)
+		// not knowing whether it was.
+		_, _ = s.method(w, method, form)
+		call.Error = "stalled"
+		s.bumpLocked()
+		s.mu.Unlock()
+		<-r.Context().Done()
+		s.mu.Lock()
+		return
+	}
 	if ok && f.status != 0 {
 		call.Status, call.Error = f.status, http.StatusText(f.status)
 		if f.retryAfter > 0 {
@@ -98,7 +111,10 @@ func (s *Server) refuse(w http.ResponseWriter, no *refusal, token string) {
 		body["error"] = no.code + " (token " + token + ")"
 	}
 	if no.code == "missing_scope" {
-		body["needed"], body["provided"] = "chat:write", "users:read"
+		body["needed"], body["provided"] = "chat:write", s.cfg.Scopes
+		if no.needed != "" {
+			body["needed"] = no.needed
+		}
 	}
 	if len(no.errors) > 0 {
 		body["errors"] = no.errors
@@ -124,8 +140,49 @@ func (s *Server) method(w http.ResponseWriter, method string, f url.Values) (map
 		return s.update(f)
 	case "chat.postEphemeral":
 		return s.postEphemeral(f)
+	case "conversations.history", "conversations.replies":
+		return s.history(f, method == "conversations.replies")
 	}
 	return nil, refused("unknown_method")
+}
+
+// history answers conversations.history (the top level of a
+// conversation, newest first) and conversations.replies (a thread, its
+// first message first), after oldest, with each message's metadata when
+// include_all_metadata is set. Either needs a history scope, which the
+// workspace's token has only when Config.Scopes lists it.
+func (s *Server) history(f url.Values, replies bool) (map[string]any, *refusal) {
+	if !strings.Contains(s.cfg.Scopes, "channels:history") {
+		return nil, &refusal{code: "missing_scope", needed: "channels:history"}
+	}
+	ch, no := s.conversation(f.Get("channel"))
+	if no != nil {
+		return nil, no
+	}
+	oldest, _ := strconv.ParseFloat(f.Get("oldest"), 64)
+	out := []map[string]any{}
+	for _, m := range s.messages {
+		ts, _ := strconv.ParseFloat(m.TS, 64)
+		in := m.Thread == ""
+		if replies {
+			in = m.TS == f.Get("ts") || m.Thread == f.Get("ts")
+		}
+		if m.Channel != ch || m.Deleted || !in || ts <= oldest {
+			continue
+		}
+		x := map[string]any{"type": "message", "user": BotUser, "bot_id": BotID, "text": m.Text, "ts": m.TS}
+		if m.Thread != "" {
+			x["thread_ts"] = m.Thread
+		}
+		if f.Get("include_all_metadata") == "1" && len(m.Metadata) > 0 {
+			x["metadata"] = m.Metadata
+		}
+		out = append(out, x)
+	}
+	if !replies {
+		slices.Reverse(out)
+	}
+	return map[string]any{"messages": out, "has_more": false}, nil
 }
 
 // conversation is where a message to id goes: a channel the bot can
@@ -167,6 +224,9 @@ func (s *Server) post(f url.Values) (map[string]any, *refusal) {
 	}
 	s.next++
 	m := &Message{Channel: ch, TS: fmt.Sprintf("%d.%06d", s.base, s.next), Thread: thread, Text: f.Get("text"), Blocks: blocks, Posted: blocks}
+	if meta := f.Get("metadata"); json.Valid([]byte(meta)) {
+		m.Metadata = json.RawMessage(meta)
+	}
 	s.messages = append(s.messages, m)
 	return map[string]any{"channel": ch, "ts": m.TS, "message": map[string]any{"type": "message", "user": BotUser,
 		"bot_id": BotID, "text": m.Text, "ts": m.TS, "blocks": blocks}}, nil

@@ -17,8 +17,10 @@
 package whatsappfake
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -51,6 +53,8 @@ type Call struct {
 	Method string
 	Path   string
 	Status int
+	// Body is what was sent (up to 2 MiB), whatever became of it.
+	Body string
 }
 
 // Server is the fake Cloud API and the people on WhatsApp.
@@ -207,9 +211,11 @@ func (s *Server) changedLocked() {
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 2<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	status := s.serve(w, r, parts)
 	s.mu.Lock()
-	s.calls = append(s.calls, Call{At: time.Now(), Method: r.Method, Path: r.URL.Path, Status: status})
+	s.calls = append(s.calls, Call{At: time.Now(), Method: r.Method, Path: r.URL.Path, Status: status, Body: string(body)})
 	s.changedLocked()
 	s.mu.Unlock()
 }
