@@ -72,6 +72,7 @@ var ruleTable = []ruleCase{
 	{gitStatus, "", "git status <<EOF\n$(rm -rf x)\nEOF", "asked", "or a here-document"},
 	{gitStatus, "", "git status $((1+2))", "asked", "arithmetic can run commands through array subscripts"},
 	{gitStatus, "", "[[ 'a[$(rm -rf x)]' -eq 0 ]] && git status", "asked", "so does a `[[ … -eq … ]]` test, which bash reads as arithmetic"},
+	{"allow: Bash(printf:*)", "", "printf -v 'a[$(rm -rf x)]' x", "asked", "so does a variable's name with a subscript given to `printf -v`, `read`, `test -v`, `unset` or `wait -p`"},
 	{gitStatus, "", "git status '*(e:rm -rf x:)'; git status $~_", "asked", "zsh's `$~` reads a value as a pattern, which can run code"},
 	{gitStatus, "", "eval git status", "asked", "`eval` runs a string as code"},
 	{gitStatus, "", "bash -c 'git status'", "asked", "so do `sh -c`, `bash -c` and `zsh -c`"},

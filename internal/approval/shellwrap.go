@@ -73,8 +73,10 @@ func commandKind(name word) kind {
 	if !name.literal {
 		return kind{}
 	}
-	base := strings.TrimPrefix(path.Base(name.value), "=")
+	base := commandBase(name)
 	switch {
+	case nameReaders[base] != nil:
+		return kind{code: nameCode}
 	case base == "eval":
 		return kind{code: evalCode}
 	case base == "trap":
@@ -92,6 +94,10 @@ func commandKind(name word) kind {
 	}
 	return kind{}
 }
+
+// commandBase is a command's name as askuser knows it: without its
+// folder, or zsh's = (=rm runs rm).
+func commandBase(name word) string { return strings.TrimPrefix(path.Base(name.value), "=") }
 
 // wrapped reads a wrapper and the command it runs.
 func (a *shellReader) wrapped(c shellCmd, ws []word, w *wrapper) {
