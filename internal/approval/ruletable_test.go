@@ -117,6 +117,7 @@ var ruleTable = []ruleCase{
 	{"allow: Bash(find:*)", "", "find . -exec rm -rf x \\;", "asked", "the command `find -exec` runs needs a rule too"},
 	{"allow: Bash(find:*)", "", "find . $ARGS", "asked", "a word not written out could be `-exec`"},
 	{"allow: Bash(bash:*)", "", "bash -c 'rm -rf x'", "asked", "shell code in a string is never covered by a rule with a specifier"},
+	{"allow: Bash(bash:*)", "", "bash /dev/stdin <<< 'rm -rf x'", "asked", "nor is code a shell or `source` reads from its input (`/dev/stdin`, `/dev/fd/0`, `-`)"},
 	{"allow: Bash(bash ./build.sh)", "", "bash ./build.sh", "allowed", "running a script file is a command like any other"},
 	{"allow: Bash", "", "git status && rm -rf x", "allowed", "a rule without a specifier allows every call of the tool"},
 	// A deny rule finds its command wherever it runs.
