@@ -48,6 +48,17 @@ func Failed(tool string, err error) Decision {
 		Message: notRun(what, "askuser could not ask for approval ("+cause+")", thenNoAsk)}
 }
 
+// Malformed is the decision about a request askuser cannot read (no tool
+// named, arguments that are not JSON): a call nobody can name is one no
+// rule or person can decide, so the denial says what is wrong with the
+// request and how a whole one reads (shape), not how to add a rule.
+// request names it ("permission request", "PreToolUse event").
+func Malformed(request, problem, shape string) Decision {
+	problem = ask.Display(problem)
+	return Decision{By: ByPolicy, Why: "a malformed " + request + ": " + problem,
+		Message: fmt.Sprintf("The call was not run: askuser received a malformed %s (%s), which no rule can decide; %s, so send it whole or continue without the call.", request, problem, shape)}
+}
+
 // FromAnswers turns the answers to an approval question (Request.Question)
 // into a decision. A policy's answer never approves: whatever it picked,
 // the call is denied, saying no person approved it.

@@ -44,8 +44,8 @@ func TestDecisionMessages(t *testing.T) {
 			"mcp__fs__write_file was not run: nobody answered its approval question; do not retry it, and continue without it or ask the user."},
 		{"asking failed", Failed("Bash", errors.New("no terminal")),
 			"Bash was not run: askuser could not ask for approval (no terminal); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."},
-		{"no tool named", Failed("", errors.New("tool_name is missing")),
-			"The call was not run: askuser could not ask for approval (tool_name is missing); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."},
+		{"no tool named", Malformed("permission request", "tool_name is missing", "a request names the tool in tool_name and its input in input"),
+			"The call was not run: askuser received a malformed permission request (tool_name is missing), which no rule can decide; a request names the tool in tool_name and its input in input, so send it whole or continue without the call."},
 	} {
 		if tc.d.Allow || tc.d.Message != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, tc.d.Message, tc.want)

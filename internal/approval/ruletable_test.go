@@ -72,6 +72,7 @@ var ruleTable = []ruleCase{
 	{gitStatus, "", "git status <<EOF\n$(rm -rf x)\nEOF", "asked", "or a here-document"},
 	{gitStatus, "", "git status $((1+2))", "asked", "arithmetic can run commands through array subscripts"},
 	{gitStatus, "", "[[ 'a[$(rm -rf x)]' -eq 0 ]] && git status", "asked", "so does a `[[ … -eq … ]]` test, which bash reads as arithmetic"},
+	{"allow: Bash(printf:*)", "", "printf -v 'a[$(rm -rf x)]' x", "asked", "so does a variable's name with a subscript given to `printf -v`, `read`, `test -v`, `unset` or `wait -p`"},
 	{gitStatus, "", "git status '*(e:rm -rf x:)'; git status $~_", "asked", "zsh's `$~` reads a value as a pattern, which can run code"},
 	{gitStatus, "", "eval git status", "asked", "`eval` runs a string as code"},
 	{gitStatus, "", "bash -c 'git status'", "asked", "so do `sh -c`, `bash -c` and `zsh -c`"},
@@ -116,6 +117,7 @@ var ruleTable = []ruleCase{
 	{"allow: Bash(find:*)", "", "find . -exec rm -rf x \\;", "asked", "the command `find -exec` runs needs a rule too"},
 	{"allow: Bash(find:*)", "", "find . $ARGS", "asked", "a word not written out could be `-exec`"},
 	{"allow: Bash(bash:*)", "", "bash -c 'rm -rf x'", "asked", "shell code in a string is never covered by a rule with a specifier"},
+	{"allow: Bash(bash:*)", "", "bash /dev/stdin <<< 'rm -rf x'", "asked", "nor is code a shell or `source` reads from its input (`/dev/stdin`, `/dev/fd/0`, `-`)"},
 	{"allow: Bash(bash ./build.sh)", "", "bash ./build.sh", "allowed", "running a script file is a command like any other"},
 	{"allow: Bash", "", "git status && rm -rf x", "allowed", "a rule without a specifier allows every call of the tool"},
 	// A deny rule finds its command wherever it runs.

@@ -248,6 +248,11 @@ func (a *shellReader) command(c syntax.Command) {
 // document and /dev/null are harmless; any other file is not.
 func (a *shellReader) redirect(r *syntax.Redirect) {
 	a.words(r.Word)
+	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+		// {fd}>&2 sets fd, and bash and zsh evaluate a subscript in the
+		// name ({a[_]}) as arithmetic, which can run commands.
+		a.uncover("it names a file descriptor by a variable (" + clip(r.N.Value+r.Op.String()) + "), which sets it, and a subscript can run commands")
+	}
 	if r.Hdoc != nil {
 		a.words(r.Hdoc)
 	}

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -136,3 +137,72 @@ func integerTest(x syntax.TestExpr) bool {
 
 // plainName reports whether a word is a variable's name, written out.
 func plainName(w word) bool { return w.literal && isName(w.value) }
+
+// nameReaders are the builtins that read words as variables' names, and
+// a subscript in a name (a[$(…)]) is arithmetic, so it runs a command:
+// bash 5.2 and zsh 5.9 were seen to run one for each. Each says whether
+// its words may name an element. declare, local, export and let are
+// read by the parser and uncovered elsewhere.
+var nameReaders = map[string]func(ws []word) bool{
+	"read":    anyName,                                                       // every word may be a name (zsh's -t takes no value)
+	"unset":   anyName,                                                       // GROUPS, DIRSTACK and FUNCNAME are arrays in every bash
+	"getopts": func(ws []word) bool { return anyName(ws[:min(len(ws), 3)]) }, // the name follows the option string
+	"printf":  optionName('v'),
+	"print":   optionName('v'), // zsh
+	"test":    optionName('v'),
+	"[":       optionName('v'),
+	"wait":    optionName('p'),
+}
+
+// nameCode reads a builtin of nameReaders.
+func nameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
+	if nameReaders[commandBase(ws[0])](ws) {
+		a.uncover("it gives " + clip(ws[0].text) + " a variable name that is not plain (a[…], or not written out), and a subscript can run commands")
+	}
+}
+
+// anyName reports whether any word after the command may name an
+// element.
+func anyName(ws []word) bool {
+	return slices.ContainsFunc(ws[1:], subscripted)
+}
+
+// optionName returns a check of the words after an option letter that
+// takes a name (printf -v name, test -v name, wait -p name), joined to it
+// or not. A word not written out may be that option, so the word after it
+// is checked too ([ "$_" 'a[…]' ] after echo -v). Options are looked for
+// among all the words, operands too: askuser does not tell them apart.
+func optionName(letter byte) func(ws []word) bool {
+	return func(ws []word) bool {
+		takes := false // the word before may be the option
+		for _, w := range ws[1:] {
+			if takes && subscripted(w) {
+				return true
+			}
+			takes = !w.literal
+			if w.literal && strings.HasPrefix(w.value, "-") && !strings.HasPrefix(w.value, "--") {
+				i := strings.IndexByte(w.value, letter)
+				if i > 0 && subscripted(word{literal: true, value: w.value[i+1:]}) {
+					return true
+				}
+				takes = i == len(w.value)-1
+			}
+		}
+		return false
+	}
+}
+
+// subscripted reports whether a word may name an array element: a name
+// character before a [ anywhere in it (so a prompt such as "Continue
+// [y/N]" does not), or a word not written out, whose value may be one.
+func subscripted(w word) bool {
+	if !w.literal {
+		return true
+	}
+	for i := 1; i < len(w.value); i++ {
+		if w.value[i] == '[' && isName(w.value[i-1:i]) {
+			return true
+		}
+	}
+	return false
+}

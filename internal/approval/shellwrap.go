@@ -73,10 +73,14 @@ func commandKind(name word) kind {
 	if !name.literal {
 		return kind{}
 	}
-	base := strings.TrimPrefix(path.Base(name.value), "=")
+	base := commandBase(name)
 	switch {
+	case nameReaders[base] != nil:
+		return kind{code: nameCode}
 	case base == "eval":
 		return kind{code: evalCode}
+	case base == "source" || base == ".":
+		return kind{code: sourceCode}
 	case base == "trap":
 		return kind{code: trapCode}
 	case base == "find":
@@ -92,6 +96,10 @@ func commandKind(name word) kind {
 	}
 	return kind{}
 }
+
+// commandBase is a command's name as askuser knows it: without its
+// folder, or zsh's = (=rm runs rm).
+func commandBase(name word) string { return strings.TrimPrefix(path.Base(name.value), "=") }
 
 // wrapped reads a wrapper and the command it runs.
 func (a *shellReader) wrapped(c shellCmd, ws []word, w *wrapper) {
@@ -214,14 +222,50 @@ func (a *shellReader) everyReading(ws []word) {
 
 // shellCode reads sh, bash and the like. Running a script file (bash
 // build.sh) is a command like any other; code from -c or from the input
-// is not covered by any allow rule, and deny rules read it where it is
-// written out (bash -c 'rm -rf x', a here-document).
+// (-s, -, /dev/stdin, no script at all) is not covered by any allow rule,
+// and deny rules read it where it is written out (bash -c 'rm -rf x', a
+// here-document).
 func shellCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
 	if len(ws) > 1 && ws[1].literal && ws[1].value != "" && !strings.ContainsAny(ws[1].value[:1], "-+") {
+		a.scriptFile(ws, redirs)
 		return
 	}
 	a.uncover("it runs shell code from a string or from its input (" + clip(ws[0].text) + ")")
 	a.writtenCode(ws[1:], redirs)
+}
+
+// sourceCode reads source and ., which run a file's code in the shell
+// itself: a file named is a command like any other, as bash build.sh is.
+func sourceCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
+	if len(ws) > 1 && ws[1].literal && !strings.HasPrefix(ws[1].value, "-") {
+		a.scriptFile(ws, redirs)
+		return
+	}
+	a.uncover("it runs shell code from a file askuser cannot name (" + clip(joinWords(ws[:min(len(ws), 2)])) + ")")
+}
+
+// scriptFile reads a shell or source given a script's path, ws[1]: a
+// path that names the shell's input rather than a file (bash /dev/stdin
+// <<< 'code') is bash -c in disguise, its code read for deny rules where
+// it is written out.
+func (a *shellReader) scriptFile(ws []word, redirs []*syntax.Redirect) {
+	if !streamPath(ws[1].value) {
+		return
+	}
+	a.uncover("it runs shell code from its input (" + clip(ws[0].text+" "+ws[1].text) + ")")
+	a.writtenCode(nil, redirs)
+}
+
+// streamPath reports whether a script's path may name a stream rather
+// than a file: anything in /dev or /proc (/dev/stdin, /dev/fd/3,
+// /proc/self/fd/0) and, as a cd earlier in the line may have gone there,
+// a relative path that ends in stdin or a descriptor's number, or starts
+// with dev/ or proc/.
+func streamPath(p string) bool {
+	clean := path.Clean(p)
+	first, _, _ := strings.Cut(strings.TrimLeft(clean, "/"), "/")
+	last := path.Base(clean)
+	return first == "dev" || first == "proc" || last == "stdin" || strings.Trim(last, "0123456789") == ""
 }
 
 // evalCode reads eval: its words, joined, are code.

@@ -1,7 +1,9 @@
 package channel
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +169,21 @@ func TestRefIsStoredAsItsJSON(t *testing.T) {
 	in.Ref = nil
 	if err := json.Unmarshal(b, &in); err != nil || string(in.Ref) != `{"channel":"C1","ts":"1.2"}` {
 		t.Fatalf("Unmarshal = %s, %v", in.Ref, err)
+	}
+}
+
+// Sleep waits out a rate limit, or stops when its context ends: a wait
+// of an hour on an ended context returns at once with the context's error.
+func TestSleepEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("Sleep on an ended context = %v, want context.Canceled", err)
+	}
+	if err := Sleep(t.Context(), time.Nanosecond); err != nil {
+		t.Errorf("Sleep on a live context = %v, want nil once the wait is over", err)
+	}
+	if err := Sleep(t.Context(), -time.Second); err != nil {
+		t.Errorf("Sleep of a wait already over = %v, want nil", err)
 	}
 }

@@ -57,6 +57,20 @@ func RetryAt(err error) (at time.Time, ok bool) {
 	return at, !at.IsZero()
 }
 
+// Sleep waits d (a rate limit's wait, a backoff), or until ctx ends, and
+// then returns ctx's error: every channel waits this one way, so none
+// outlives its context, nor leaves a timer running after it.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
 // Finder is a channel that can find a message it sent: a set's, posted by
 // a process that stopped (killed, restarted) after the platform took it
 // and before the relay noted it. The relay asks before sending such a set

@@ -120,7 +120,8 @@ func handle(ctx context.Context, ev event, cfg Config) Reply {
 		return elicitation(ctx, ev, cfg)
 	}
 	if ev.Tool == "" {
-		return failed(ev, fmt.Errorf("the %s event names no tool (tool_name is empty)", ev.Name))
+		m := approval.Malformed(ev.Name+" event", "tool_name is missing or empty", "an event names the tool in tool_name and its input in tool_input")
+		return permission(ev, approval.Permission{Message: m.Message})
 	}
 	// A PermissionRequest decision has no additionalContext: who answered,
 	// when not a person, goes in updatedInput's annotations instead.

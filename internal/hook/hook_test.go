@@ -129,7 +129,7 @@ func TestNeverFailsOpen(t *testing.T) {
 		"empty":         {nil, panicky, 2, "not a JSON object"},
 		"no event name": {[]byte(`{"tool_name":"Bash"}`), panicky, 2, "no hook_event_name"},
 		"unknown event": {[]byte(`{"hook_event_name":"PostToolUse"}`), panicky, 2, "PostToolUse"},
-		"no tool":       {[]byte(`{"hook_event_name":"PreToolUse"}`), panicky, 0, "names no tool"},
+		"no tool":       {[]byte(`{"hook_event_name":"PreToolUse"}`), panicky, 0, "malformed PreToolUse event (tool_name is missing or empty), which no rule can decide; an event names the tool in tool_name and its input in tool_input"},
 		"panic":         {preToolUse("AskUserQuestion", askInput), panicky, 0, "frontend exploded"},
 		"hang":          {preToolUse("Bash", `{"command":"touch x"}`), hangs, 0, "no answer within"},
 		"input garbage": {preToolUse("AskUserQuestion", `"a string"`), panicky, 0, "not a JSON object"},

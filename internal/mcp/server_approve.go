@@ -38,7 +38,8 @@ func (s *Server) approve(ctx context.Context, call *sdk.CallToolRequest) (*sdk.C
 		if err != nil {
 			why = err.Error()
 		}
-		return decisionResult(approveDecision{Behavior: "deny", Message: approval.Failed("", fmt.Errorf("the permission request cannot be read: %s", why)).Message}), nil
+		return decisionResult(approveDecision{Behavior: "deny", Message: approval.Malformed("permission request", why,
+			"a request names the tool in tool_name and its input in input").Message}), nil
 	}
 	if len(in.Input) == 0 || string(in.Input) == "null" {
 		in.Input = json.RawMessage(`{}`)

@@ -406,7 +406,7 @@ func TestApproveOtherTools(t *testing.T) {
 		t.Errorf("log %q, want the line %q", log.String(), want)
 	}
 	d := decision(t, callTool(t, cs, "approve", `{"input":{}}`, nil))
-	if want := "The call was not run: askuser could not ask for approval (the permission request cannot be read: tool_name is missing); do not retry it, and continue without it (a rule under approvals: in the answers file decides such calls without asking)."; d.Behavior != "deny" || d.Message != want {
+	if want := "The call was not run: askuser received a malformed permission request (tool_name is missing), which no rule can decide; a request names the tool in tool_name and its input in input, so send it whole or continue without the call."; d.Behavior != "deny" || d.Message != want {
 		t.Errorf("a request naming no tool gave %+v", d)
 	}
 }

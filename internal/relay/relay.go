@@ -200,10 +200,8 @@ func (r *Relay) hold(ctx context.Context, name string) (func(), bool) {
 			return nil, false
 		}
 		r.logf(name, "askuser: %s is served by another askuser process now; taking it over when that one ends", name)
-		select {
-		case <-ctx.Done():
+		if channel.Sleep(ctx, time.Second) != nil {
 			return nil, false
-		case <-time.After(time.Second):
 		}
 	}
 }

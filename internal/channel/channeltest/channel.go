@@ -177,10 +177,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 	for ctx.Err() == nil {
 		var taps []tap
 		if err := c.call(ctx, "/taps?offset="+strconv.Itoa(offset)+"&wait="+strconv.Itoa(pollWait), nil, &taps); err != nil {
-			select { // a passing fault: try again shortly
-			case <-ctx.Done():
-			case <-time.After(200 * time.Millisecond):
-			}
+			_ = channel.Sleep(ctx, 200*time.Millisecond) // a passing fault: try again shortly
 			continue
 		}
 		for _, t := range taps {

@@ -72,12 +72,8 @@ func (a *api) doWaiting(ctx context.Context, method string, fn func(context.Cont
 		if !errors.As(err, &rl) {
 			return err
 		}
-		t := time.NewTimer(rl.Until.Sub(a.now()))
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if channel.Sleep(ctx, rl.Until.Sub(a.now())) != nil {
 			return err
-		case <-t.C:
 		}
 	}
 }

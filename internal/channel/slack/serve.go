@@ -55,10 +55,8 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		case errors.Is(err, channel.ErrRefused):
 			return explain(err, c.dest)
 		}
-		select {
-		case <-ctx.Done():
+		if channel.Sleep(ctx, wait) != nil {
 			return nil
-		case <-time.After(wait):
 		}
 		wait = min(2*wait, time.Minute)
 	}

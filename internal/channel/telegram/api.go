@@ -92,18 +92,7 @@ func (g *gate) wait(ctx context.Context, method string, most time.Duration) erro
 		return &apiError{method: method, code: http.StatusTooManyRequests, retry: left, until: time.Now().Add(left),
 			text: fmt.Sprintf("rate limited by Telegram for another %s", left.Round(time.Second))}
 	}
-	return sleep(ctx, left)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return channel.Sleep(ctx, left)
 }
 
 // do makes one call of method through the library: after its rate limit,

@@ -35,7 +35,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		}
 	}()
 	for fails := 0; ctx.Err() == nil; {
-		if left := c.gate.left("getUpdates"); left > 0 && sleep(ctx, left) != nil {
+		if left := c.gate.left("getUpdates"); left > 0 && channel.Sleep(ctx, left) != nil {
 			break
 		}
 		updates, err := c.getUpdates(ctx, offset, c.t.Poll)
@@ -49,7 +49,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 			fails++
 			notice(h, fails, err)
 			if !isRateLimit(err) {
-				_ = sleep(ctx, min(500*time.Millisecond<<min(fails-1, 10), c.t.RetryMax))
+				_ = channel.Sleep(ctx, min(500*time.Millisecond<<min(fails-1, 10), c.t.RetryMax))
 			}
 			continue
 		}

@@ -166,14 +166,7 @@ func (c *client) ready(ctx context.Context, wait bool) error {
 	if !wait {
 		return &rateLimited{until: until}
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return channel.Sleep(ctx, d)
 }
 
 // failure reads a Graph error, and keeps a rate limit's wait.

@@ -1,0 +1,44 @@
+package approval
+
+import "testing"
+
+// A shell reading its code from its input, under whatever name
+// (/dev/stdin, /dev/fd/0, -), runs code as bash -c does: no rule for the
+// shell covers it, and a deny rule reads the code where it is written.
+// Each line below was seen to run the code in bash 5.2.
+func TestShellReadingItsInputIsCode(t *testing.T) {
+	feed := map[string]string{
+		"a here-string":               "bash /dev/stdin <<< 'rm -rf x'",
+		"a here-document":             "sh /dev/fd/0 <<'EOF'\nrm -rf x\nEOF",
+		"another descriptor":          "bash /dev/fd/3 3<<< 'rm -rf x'",
+		"by /proc":                    "bash /proc/self/fd/0 <<< 'rm -rf x'",
+		"by a path to be cleaned":     "bash //dev/./stdin <<< 'rm -rf x'",
+		"zsh":                         "zsh /dev/stdin <<< 'rm -rf x'",
+		"source":                      "source /dev/stdin <<< 'rm -rf x'",
+		".":                           ". /dev/fd/0 <<< 'rm -rf x'",
+		"- for standard input":        "bash - <<EOF\nrm -rf x\nEOF",
+		"relative, after cd /dev":     "cd /dev && bash stdin <<< 'rm -rf x'",
+		"relative, after cd /":        "cd / && bash dev/stdin <<< 'rm -rf x'",
+		"relative, after cd /dev, .":  "cd /dev && . ./stdin <<< 'rm -rf x'",
+		"by a pipe":                   "echo 'rm -rf x' | bash /dev/stdin",
+		"from a file, no script name": "bash < script.sh",
+	}
+	allow := Policy{Allow: mustRules(t, "Bash(bash:*) Bash(sh:*) Bash(zsh:*) Bash(source:*) Bash(.:*) Bash(cd:*) Bash(echo:*)")}
+	deny := Policy{Deny: mustRules(t, "Bash(rm:*)"), Mode: ModeBypass}
+	for how, line := range feed {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := allow.Decide(req, nil); decided {
+			t.Errorf("%s: %q decided %+v; want it asked", how, line, d)
+		}
+		if d, decided := deny.Decide(req, nil); how != "by a pipe" && how != "from a file, no script name" && (!decided || d.Allow) {
+			t.Errorf("%s: %q under a deny rule for rm decided %v %+v; want it denied", how, line, decided, d)
+		}
+	}
+	// A script file is a command like any other, whatever its input.
+	for _, line := range []string{"bash ./build.sh", "bash build.sh <<< 'yes'", "sh scripts/test.sh < /dev/null", "source ./env.sh", ". env.sh", "cd sub && bash ./build.sh"} {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := allow.Decide(req, nil); !decided || !d.Allow {
+			t.Errorf("%q: decided %v %+v; want it allowed", line, decided, d)
+		}
+	}
+}
