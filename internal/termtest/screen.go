@@ -11,6 +11,10 @@
 // Everything written is drawn as it arrives, by a goroutine reading the
 // terminal, so a program is never blocked on a full terminal and a test
 // waits for a screen state (Term.Wait) rather than for bytes.
+//
+// Text is what most tests read (Lines, String, Line); Cells gives the
+// screen as drawn, each character with its colours and attributes, for a
+// test that checks styling or renders a picture of the terminal.
 package termtest
 
 import (
@@ -25,6 +29,14 @@ import (
 // wrapNext is vt10x's cursor state bit for "the next character wraps to
 // a new line" (cursorWrapNext, unexported there).
 const wrapNext = 2
+
+// vt10x's bits of a glyph's Mode (attrReverse… , unexported there).
+const (
+	attrReverse   = 1 << 0
+	attrUnderline = 1 << 1
+	attrBold      = 1 << 2
+	attrItalic    = 1 << 4
+)
 
 // Screen is an emulated terminal screen with the scrollback it would have.
 type Screen struct {
@@ -139,6 +151,41 @@ func (s *Screen) lineLocked(y int) string {
 		b.WriteRune(c)
 	}
 	return strings.TrimRight(b.String(), " ")
+}
+
+// Cell is one character cell of the screen as vt10x draws it. FG and BG
+// are the colours shown: an ANSI or xterm palette index below 256, a
+// 24-bit RGB value below 1<<24, or vt10x.DefaultFG / vt10x.DefaultBG for
+// the terminal's own colours, in either place. vt10x has already applied
+// the attributes that change colours: reverse video swapped FG and BG,
+// and bold turned the eight ANSI colours bright. Char is ' ' for a cell
+// never written.
+type Cell struct {
+	Char                             rune
+	FG, BG                           vt10x.Color
+	Bold, Underline, Italic, Reverse bool
+}
+
+// Cells is the screen, row by row, every cell of each.
+func (s *Screen) Cells() [][]Cell {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cols, rows := s.vt.Size()
+	out := make([][]Cell, rows)
+	for y := range out {
+		out[y] = make([]Cell, cols)
+		for x := range out[y] {
+			g := s.vt.Cell(x, y)
+			c := Cell{Char: g.Char, FG: g.FG, BG: g.BG,
+				Bold: g.Mode&attrBold != 0, Underline: g.Mode&attrUnderline != 0,
+				Italic: g.Mode&attrItalic != 0, Reverse: g.Mode&attrReverse != 0}
+			if c.Char == 0 {
+				c.Char = ' '
+			}
+			out[y][x] = c
+		}
+	}
+	return out
 }
 
 // Lines is what the screen shows, line by line, without trailing spaces.
