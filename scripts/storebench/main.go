@@ -1,13 +1,20 @@
 // Command storebench measures the team store (issue 26) against the files
-// store, on this machine, in the same run: with 1,000 sessions already
-// waiting, 50 runs ask through the inbox at once and wait; each is
-// answered on askuser serve's page, in a random order, and the time from
-// the answer's POST to the run going on (its stream showing the answer)
-// is taken; then `askuser sessions --waiting` and the inbox's first page
-// are timed over the 1,050 waiting sessions. It prints each store's
-// figures and the team store's as a ratio of the files store's.
+// store, on this machine, in the same run. With 1,000 sessions already
+// waiting, it times the answer reaching a run in two phases, each of 50
+// runs answered on askuser serve's page in a random order:
 //
-//	go run ./scripts/storebench [-runs 50] [-waiting 1000] [-lists 5]
+//   - live: the runs ask through the inbox at once and wait, alive;
+//   - suspended: the runs stop to wait (exit 6), as a CI job does with
+//     an answers file that lacks the question and says to suspend, and
+//     then 50 askuser resume --wait processes park on the sessions.
+//
+// Each phase takes the time from an answer's POST to the run's stream
+// showing the answer (the live run's, or resume --wait's). Then `askuser
+// sessions --waiting` and the inbox's first page are timed over the
+// sessions still waiting. It prints each store's figures and the team
+// store's as a ratio of the files store's.
+//
+//	go run ./scripts/storebench [-runs 50] [-waiting 1000] [-lists 5] [-phases live,suspended]
 //
 // It starts its own PostgreSQL (internal/store/pgtest: Debian's
 // postgresql package, as an unprivileged user when run as root) and
@@ -16,18 +23,14 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -42,21 +45,51 @@ turns:
   - text: "Done: {{tool_results}}"
 `
 
+// answersFile is a CI job's: it answers what was known in advance, and
+// leaves the script's question pending.
+const answersFile = `unanswered: suspend
+answers:
+  Region: eu-north
+`
+
 type options struct {
-	runs, waiting, lists int
-	work, bin, script    string
+	runs, waiting, lists       int
+	phases                     []string
+	work, bin, script, answers string
 }
 
 func main() {
 	o := options{}
-	flag.IntVar(&o.runs, "runs", 50, "live runs asking at once")
+	flag.IntVar(&o.runs, "runs", 50, "runs answered in each phase")
 	flag.IntVar(&o.waiting, "waiting", 1000, "sessions already waiting")
 	flag.IntVar(&o.lists, "lists", 5, "timings of each listing (the median is shown)")
+	phases := flag.String("phases", phaseLive+","+phaseSuspended, "phases to run, in order: "+phaseLive+", "+phaseSuspended)
 	flag.Parse()
-	if err := run(o); err != nil {
+	err := checkFlags(&o, *phases)
+	if err == nil {
+		err = run(o)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "storebench:", err)
 		os.Exit(1)
 	}
+}
+
+// checkFlags checks the flags and sets o.phases from -phases.
+func checkFlags(o *options, list string) error {
+	if o.runs < 1 || o.waiting < 0 || o.lists < 1 {
+		return fmt.Errorf("-runs and -lists must be at least 1 and -waiting at least 0, got %d, %d and %d", o.runs, o.lists, o.waiting)
+	}
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p != phaseLive && p != phaseSuspended {
+			return fmt.Errorf("-phases: no phase %.60q; give %s, %s or both, comma-separated", p, phaseLive, phaseSuspended)
+		}
+		if !slices.Contains(o.phases, p) {
+			o.phases = append(o.phases, p)
+		}
+	}
+	return nil
 }
 
 func run(o options) error {
@@ -65,9 +98,12 @@ func run(o options) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	o.work, o.bin, o.script = work, filepath.Join(work, "askuser"), filepath.Join(work, "bench.yaml")
-	if err := os.WriteFile(o.script, []byte(script), 0o600); err != nil {
-		return err
+	o.work, o.bin = work, filepath.Join(work, "askuser")
+	o.script, o.answers = filepath.Join(work, "bench.yaml"), filepath.Join(work, "ci.yaml")
+	for name, text := range map[string]string{o.script: script, o.answers: answersFile} {
+		if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
+			return err
+		}
 	}
 	build := exec.Command("go", "build", "-o", o.bin, ".")
 	build.Env, build.Stderr = append(os.Environ(), "CGO_ENABLED=0"), os.Stderr
@@ -98,17 +134,20 @@ type storeKind struct{ name, url string }
 
 // result is one store's figures.
 type result struct {
-	name                  string
-	p50, p99              time.Duration
+	name string
+	// answers has a latency per phase, in the order of o.phases.
+	answers               []latency
 	sessions, inbox       time.Duration
 	inboxBytes, listBytes int
+	waiting               int
 }
 
 // measure runs the benchmark on one store.
 func measure(o options, st storeKind) (result, error) {
 	state := filepath.Join(o.work, st.name)
 	env := []string{"ASKUSER_STATE_DIR=" + state, "ASKUSER_STORE=" + st.url, "ASKUSER_MACHINE=bench",
-		"ASKUSER_FRONTEND=", "ASKUSER_NOTIFY_CMD=", "XDG_CONFIG_HOME=" + filepath.Join(o.work, "config")}
+		"ASKUSER_FRONTEND=", "ASKUSER_ANSWERS=", "ASKUSER_ON_UNANSWERED=", "ASKUSER_NOTIFY_CMD=",
+		"XDG_CONFIG_HOME=" + filepath.Join(o.work, "config")}
 	if err := seed(state, st.url, o.waiting); err != nil {
 		return result{}, fmt.Errorf("seed: %w", err)
 	}
@@ -118,10 +157,21 @@ func measure(o options, st storeKind) (result, error) {
 	}
 	defer serve.stop()
 	r := result{name: st.name}
-	if r.p50, r.p99, err = answerRuns(o, env, page); err != nil {
+	for _, phase := range o.phases {
+		fmt.Fprintf(os.Stderr, "storebench: %s store: %s phase, %d runs\n", st.name, phase, o.runs)
+		answer := liveRuns
+		if phase == phaseSuspended {
+			answer = suspendedRuns
+		}
+		l, err := answer(o, env, page)
+		if err != nil {
+			return r, fmt.Errorf("%s phase: %w", phase, err)
+		}
+		r.answers = append(r.answers, l)
+	}
+	if r.waiting, err = countWaiting(o, env); err != nil {
 		return r, err
 	}
-	// The runs are done: 1,000 sessions wait, plus those the runs left.
 	if r.sessions, r.listBytes, err = timeList(o, env); err != nil {
 		return r, err
 	}
@@ -129,119 +179,16 @@ func measure(o options, st storeKind) (result, error) {
 	return r, err
 }
 
-// proc is an askuser process and the lines of its standard output, each
-// with when it was read.
-type proc struct {
-	cmd   *exec.Cmd
-	lines chan line
-	err   strings.Builder
-}
-
-type line struct {
-	text string
-	at   time.Time
-}
-
-func start(bin string, env []string, args ...string) (*proc, error) {
-	p := &proc{cmd: exec.Command(bin, args...), lines: make(chan line, 256)}
-	p.cmd.Env = append(os.Environ(), env...)
-	p.cmd.Stderr = &p.err
-	out, err := p.cmd.StdoutPipe()
+// countWaiting returns how many sessions askuser sessions --waiting
+// lists: the seeded ones, and any the phases left waiting.
+func countWaiting(o options, env []string) (int, error) {
+	cmd := exec.Command(o.bin, "sessions", "--waiting", "--json")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("askuser sessions --json: %w", err)
 	}
-	if err := p.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
-			p.lines <- line{sc.Text(), time.Now()}
-		}
-		close(p.lines)
-	}()
-	return p, nil
-}
-
-func (p *proc) stop() {
-	_ = p.cmd.Process.Signal(os.Interrupt)
-	_ = p.cmd.Wait()
-}
-
-// until waits for a line that contains want, for at most a minute.
-func (p *proc) until(want string) (line, error) {
-	timeout := time.After(time.Minute)
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				return line{}, fmt.Errorf("askuser ended before printing %q: %s", want, p.err.String())
-			}
-			if strings.Contains(l.text, want) {
-				return l, nil
-			}
-		case <-timeout:
-			return line{}, fmt.Errorf("no %q within a minute: %s", want, p.err.String())
-		}
-	}
-}
-
-// answerRuns starts o.runs live runs asking through the inbox, answers
-// them on serve's page in a random order, and returns the median and
-// 99th percentile of the time from an answer's POST to its run going on.
-func answerRuns(o options, env []string, page *inbox) (p50, p99 time.Duration, err error) {
-	runs := make([]*proc, o.runs)
-	ids := make([]string, o.runs)
-	idPattern := regexp.MustCompile(`"session_id":"([0-9a-f-]{36})"`)
-	for i := range runs {
-		if runs[i], err = start(o.bin, env, "run", "-p", "--output-format", "stream-json", "--frontend", "inbox",
-			"--script", o.script, "benchmark run"); err != nil {
-			return 0, 0, err
-		}
-		defer runs[i].stop()
-	}
-	for i, r := range runs {
-		l, err := r.until(`"session_id"`)
-		if err != nil {
-			return 0, 0, err
-		}
-		ids[i] = idPattern.FindStringSubmatch(l.text)[1]
-	}
-	order := rand.Perm(o.runs)
-	var took []time.Duration
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	errs := make(chan error, o.runs)
-	for _, i := range order {
-		post, err := page.form(ids[i])
-		if err != nil {
-			return 0, 0, err
-		}
-		wg.Add(1)
-		sent := time.Now()
-		if err := post(); err != nil {
-			return 0, 0, err
-		}
-		go func() {
-			defer wg.Done()
-			l, err := runs[i].until(`"selectedOptions":["SQLite"]`)
-			if err != nil {
-				errs <- err
-				return
-			}
-			mu.Lock()
-			took = append(took, l.at.Sub(sent))
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return 0, 0, err
-	}
-	slices.Sort(took)
-	return took[len(took)/2], took[min(len(took)-1, len(took)*99/100)], nil
+	return strings.Count(string(out), "\n"), nil
 }
 
 // timeList times askuser sessions --waiting, and returns the median and
@@ -283,16 +230,36 @@ func timePage(o options, page *inbox) (time.Duration, int, error) {
 // report prints each store's figures, and the team store's over the
 // files store's.
 func report(w io.Writer, o options, rs []result) {
-	fmt.Fprintf(w, "storebench: %d live runs answered in a random order over %d waiting sessions; listings over %d waiting (median of %d)\n\n",
-		o.runs, o.waiting, o.waiting+o.runs, o.lists)
-	fmt.Fprintf(w, "%-9s %12s %12s %16s %16s\n", "store", "answer p50", "answer p99", "sessions --all", "inbox page")
+	fmt.Fprintf(w, "storebench: per phase, %d runs answered in a random order over %d waiting sessions "+
+		"(live: asking through the inbox; suspended: exit 6, then askuser resume --wait); "+
+		"listings over the %d still waiting (median of %d)\n\n", o.runs, o.waiting, rs[0].waiting, o.lists)
+	head := []string{"store"}
+	for _, p := range o.phases {
+		head = append(head, p+" p50", p+" p99")
+	}
+	rows := [][]string{append(head, "sessions --all", "inbox page")}
 	for _, r := range rs {
-		fmt.Fprintf(w, "%-9s %12s %12s %16s %16s\n", r.name, ms(r.p50), ms(r.p99),
-			fmt.Sprintf("%s (%d KB)", ms(r.sessions), r.listBytes/1024), fmt.Sprintf("%s (%d KB)", ms(r.inbox), r.inboxBytes/1024))
+		row := []string{r.name}
+		for _, l := range r.answers {
+			row = append(row, ms(l.p50), ms(l.p99))
+		}
+		rows = append(rows, append(row, fmt.Sprintf("%s (%d KB)", ms(r.sessions), r.listBytes/1024),
+			fmt.Sprintf("%s (%d KB)", ms(r.inbox), r.inboxBytes/1024)))
 	}
 	if len(rs) == 2 {
 		f, p := rs[0], rs[1]
-		fmt.Fprintf(w, "%-9s %12s %12s %16s %16s\n", "pg/files", ratio(p.p50, f.p50), ratio(p.p99, f.p99), ratio(p.sessions, f.sessions), ratio(p.inbox, f.inbox))
+		row := []string{"pg/files"}
+		for i := range o.phases {
+			row = append(row, ratio(p.answers[i].p50, f.answers[i].p50), ratio(p.answers[i].p99, f.answers[i].p99))
+		}
+		rows = append(rows, append(row, ratio(p.sessions, f.sessions), ratio(p.inbox, f.inbox)))
+	}
+	for _, row := range rows {
+		fmt.Fprintf(w, "%-9s", row[0])
+		for _, cell := range row[1:] {
+			fmt.Fprintf(w, " %17s", cell)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
