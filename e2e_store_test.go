@@ -119,12 +119,18 @@ var (
 // answers it: a POST of the form's fields, giving its status and body.
 func (ic *teamInbox) form(t *testing.T, id string) func(url.Values) (int, string) {
 	t.Helper()
+	return ic.formAt(t, "s/"+id)
+}
+
+// formAt is form for the page at path (without its leading /).
+func (ic *teamInbox) formAt(t *testing.T, path string) func(url.Values) (int, string) {
+	t.Helper()
 	var action, csrf []string
 	for deadline := time.Now().Add(waitLimit); action == nil; time.Sleep(20 * time.Millisecond) {
-		_, body := ic.get(t, "s/"+id)
+		_, body := ic.get(t, path)
 		action, csrf = formAction.FindStringSubmatch(body), formCSRF.FindStringSubmatch(body)
 		if action == nil && time.Now().After(deadline) {
-			t.Fatalf("no form on session %s's page:\n%s", id, body)
+			t.Fatalf("no form on /%s:\n%s", path, body)
 		}
 	}
 	u, _ := url.Parse(ic.base)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -97,9 +98,16 @@ type bgAskuser struct {
 
 func startBackground(t testing.TB, env []string, args ...string) *bgAskuser {
 	t.Helper()
+	return startBackgroundStdin(t, env, nil, args...)
+}
+
+// startBackgroundStdin is startBackground with stdin read from in (nil:
+// the null device).
+func startBackgroundStdin(t testing.TB, env []string, in io.Reader, args ...string) *bgAskuser {
+	t.Helper()
 	p := &bgAskuser{stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(askuserBin(), args...)
-	p.cmd.Dir = repoRoot(t)
+	p.cmd.Dir, p.cmd.Stdin = repoRoot(t), in
 	p.cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	// Its own session, without a controlling terminal: /dev/tty is not the

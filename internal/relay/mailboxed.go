@@ -1,7 +1,9 @@
 package relay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -21,7 +23,9 @@ import (
 //     there first (a tap, the inbox page), Inner is withdrawn and that
 //     answer is used;
 //   - an answer Inner gives is posted before it is used; if another was
-//     posted first, that one is used instead, and Note tells the person;
+//     posted first, that one is used instead, and Note tells the person
+//     (not when Inner's answer is the one posted first: the relay's
+//     frontend reads its answers in the mailbox);
 //   - a set asked outside a session and not answered is withdrawn from
 //     the registry, saying why, and is marked as waited on while it is
 //     asked, so a relay can tell a set whose asker was killed;
@@ -125,7 +129,7 @@ func (m *Mailboxed) settle(ctx context.Context, box session.Box, req ask.Request
 	var first *session.AnsweredError
 	switch {
 	case errors.As(err, &first):
-		if m.Note != nil {
+		if m.Note != nil && !sameAnswers(first.First.Answers, res.answers) {
 			m.Note(fmt.Sprintf("already answered by %s at %s: going on with that answer (%s)",
 				ask.Display(first.First.By), first.First.At.Local().Format("15:04"), channel.Summary(first.First.Answers)))
 		}
@@ -134,6 +138,17 @@ func (m *Mailboxed) settle(ctx context.Context, box session.Box, req ask.Request
 		m.Note("the answer could not be recorded in the mailbox (" + err.Error() + "); going on with it")
 	}
 	return res.answers, nil
+}
+
+// sameAnswers reports whether a and b are the same answers, who gave
+// them and when included. Inner's answers are the mailbox's own when it
+// read them there (the relay's frontend does: a tap, the inbox page), and
+// posting them again finds them: that is no other answer winning, and the
+// person is not told it was.
+func sameAnswers(a, b []ask.Answer) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // withdraw marks the set under key withdrawn, if it is registered and
