@@ -3,7 +3,6 @@ package relay_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ type rig struct {
 	ch    *channeltest.Channel
 	allow channel.AllowList
 	relay *relay.Relay
-	log   *lockedLog
+	log   *channeltest.Log
 	cfg   relay.Config
 	stop  func()
 	// skew moves the store's clock (not the relay's): a set registered
@@ -53,7 +52,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rg := &rig{t: t, st: st, srv: srv, ch: channeltest.New(cfg), allow: cfg.Allow, log: &lockedLog{}}
+	rg := &rig{t: t, st: st, srv: srv, ch: channeltest.New(cfg), allow: cfg.Allow, log: &channeltest.Log{}}
 	st.Now = func() time.Time { return time.Now().Add(time.Duration(rg.skew.Load())) }
 	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Inbox: o.inbox,
@@ -158,20 +157,3 @@ var dbQuestion = ask.Question{Question: "Which database should we use?", Header:
 
 var featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
 	Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

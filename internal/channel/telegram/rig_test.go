@@ -3,12 +3,12 @@ package telegram_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/telegram"
 	"github.com/askuser/askuser/internal/channel/telegram/telegramfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -45,7 +45,7 @@ type rig struct {
 	ch    *telegram.Channel
 	cfg   relay.Config
 	relay *relay.Relay
-	log   *lockedLog
+	log   *channeltest.Log
 	stop  func()
 }
 
@@ -63,7 +63,7 @@ func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
 		t.Fatal(err)
 	}
 	st := &session.Store{Dir: t.TempDir()}
-	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &lockedLog{}}
+	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &channeltest.Log{}}
 	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
 		Channels: []relay.Served{{Channel: ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Log: rg.log,
 		Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
@@ -180,20 +180,3 @@ var (
 	regionQuestion = ask.Question{Question: "Which region?", Header: "Region",
 		Options: []ask.Option{{Label: "eu-north", Description: "Stockholm"}, {Label: "us-east", Description: "Virginia"}}}
 )
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/whatsapp"
 	"github.com/askuser/askuser/internal/channel/whatsapp/whatsappfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -42,7 +42,7 @@ type rig struct {
 	fake  *whatsappfake.Server
 	ch    *whatsapp.Channel
 	hook  *httptest.Server
-	log   *lockedLog
+	log   *channeltest.Log
 	opts  whatsapp.Options
 	relay *relay.Relay
 	cfg   relay.Config
@@ -53,7 +53,7 @@ func newRig(t *testing.T) *rig {
 	t.Helper()
 	fake := whatsappfake.New(token, phoneID, appSecret)
 	t.Cleanup(fake.Close)
-	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &lockedLog{},
+	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &channeltest.Log{},
 		opts: whatsapp.Options{CallTimeout: 2 * time.Second, Sweep: 50 * time.Millisecond, HostWait: 2 * time.Second}}
 	rg.build()
 	return rg
@@ -207,20 +207,3 @@ var featuresQuestion = ask.Question{Question: "Which features?", Header: "Featur
 
 var nameQuestion = ask.Question{Question: "What should the project be called?", Header: "Name",
 	Options: []ask.Option{{Label: "askuser"}, {Label: "asker"}}}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
