@@ -152,8 +152,6 @@ func (a *asking) wait(t *testing.T) ([]ask.Answer, error) {
 	}
 }
 
-var dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-	Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
+var dbQuestion = channeltest.DBQuestion
 
-var featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-	Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
+var featuresQuestion = channeltest.FeaturesQuestion

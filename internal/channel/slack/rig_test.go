@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/slack"
 	"github.com/askuser/askuser/internal/channel/slack/slackfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -224,8 +225,6 @@ func (rg *rig) logText() string {
 }
 
 var (
-	dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-		Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
-	featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-		Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
+	dbQuestion       = channeltest.DBQuestion
+	featuresQuestion = channeltest.FeaturesQuestion
 )

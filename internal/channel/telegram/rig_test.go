@@ -171,11 +171,9 @@ func (a *asking) answered() bool {
 }
 
 var (
-	dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-		Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
-	featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-		Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
-	nameQuestion = ask.Question{Question: "What should the service be called?", Header: "Name",
+	dbQuestion       = channeltest.DBQuestion
+	featuresQuestion = channeltest.FeaturesQuestion
+	nameQuestion     = ask.Question{Question: "What should the service be called?", Header: "Name",
 		Options: []ask.Option{{Label: "api"}, {Label: "backend"}}}
 	regionQuestion = ask.Question{Question: "Which region?", Header: "Region",
 		Options: []ask.Option{{Label: "eu-north", Description: "Stockholm"}, {Label: "us-east", Description: "Virginia"}}}

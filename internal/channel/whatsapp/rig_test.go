@@ -196,14 +196,12 @@ func (a *asking) pending(t *testing.T) {
 	}
 }
 
-var dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-	Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
+var dbQuestion = channeltest.DBQuestion
 
 var langQuestion = ask.Question{Question: "Which language?", Header: "Language",
 	Options: []ask.Option{{Label: "Go"}, {Label: "Rust"}, {Label: "Python"}, {Label: "Zig", Description: "Small and new"}}}
 
-var featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-	Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
+var featuresQuestion = channeltest.FeaturesQuestion
 
 var nameQuestion = ask.Question{Question: "What should the project be called?", Header: "Name",
 	Options: []ask.Option{{Label: "askuser"}, {Label: "asker"}}}
