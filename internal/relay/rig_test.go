@@ -128,28 +128,9 @@ func (rg *rig) raced() (*gated, *relay.Mailboxed) {
 	return terminal, rg.frontend("", frontend.NewRace(frontend.Racer{Name: "survey", FE: terminal}, frontend.Racer{Name: "testchan", FE: chat}))
 }
 
-// asking runs fe.Ask(req) in the background.
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func ask1(ctx context.Context, fe ask.Frontend, req ask.Request) *asking {
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(ctx, req); close(a.done) }()
-	return a
-}
-
-func (a *asking) wait(t *testing.T) ([]ask.Answer, error) {
-	t.Helper()
-	select {
-	case <-a.done:
-		return a.answers, a.err
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil, nil
-	}
+// ask1 runs fe.Ask(req) in the background.
+func ask1(ctx context.Context, fe ask.Frontend, req ask.Request) *channeltest.Asking {
+	return channeltest.Ask(ctx, fe, req, limit)
 }
 
 var dbQuestion = channeltest.DBQuestion

@@ -121,33 +121,11 @@ func (rg *rig) start() {
 
 // ask asks req through the Slack channel, as --frontend slack does, in
 // session id ("" for askuser ask).
-func (rg *rig) ask(id string, req ask.Request) *asking {
+func (rg *rig) ask(id string, req ask.Request) *channeltest.Asking {
 	fe := &relay.Mailboxed{Inner: &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Session: id,
 		Title: "askuser ask", Channels: []string{slack.Name}, Wake: rg.relay.Wake},
 		Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Session: id}
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(context.Background(), req); close(a.done) }()
-	return a
-}
-
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func (a *asking) wait(t *testing.T) []ask.Answer {
-	t.Helper()
-	select {
-	case <-a.done:
-		if a.err != nil {
-			t.Fatal(a.err)
-		}
-		return a.answers
-	case <-time.After(limit):
-		t.Fatal("the question was not answered")
-		return nil
-	}
+	return channeltest.Ask(context.Background(), fe, req, limit)
 }
 
 // message waits for a message that shows want, and returns it.

@@ -137,37 +137,9 @@ func (rg *rig) tap(u telegramfake.User, id int, label string) string {
 	return text
 }
 
-// asking runs fe.Ask(req) in the background.
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func askBackground(ctx context.Context, fe ask.Frontend, req ask.Request) *asking {
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(ctx, req); close(a.done) }()
-	return a
-}
-
-func (a *asking) wait(t *testing.T) ([]ask.Answer, error) {
-	t.Helper()
-	select {
-	case <-a.done:
-		return a.answers, a.err
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil, nil
-	}
-}
-
-func (a *asking) answered() bool {
-	select {
-	case <-a.done:
-		return true
-	default:
-		return false
-	}
+// askBackground runs fe.Ask(req) in the background.
+func askBackground(ctx context.Context, fe ask.Frontend, req ask.Request) *channeltest.Asking {
+	return channeltest.Ask(ctx, fe, req, limit)
 }
 
 var (

@@ -128,13 +128,11 @@ func (rg *rig) restart() {
 
 // ask asks req through WhatsApp, as --frontend whatsapp does, in the
 // background.
-func (rg *rig) ask(req ask.Request) *asking {
+func (rg *rig) ask(req ask.Request) *channeltest.Asking {
 	fe := &relay.Mailboxed{Inner: &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(),
 		Title: "Set up the project", Channels: []string{whatsapp.Name}, Wake: rg.relay.Wake},
 		Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry()}
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(context.Background(), req); close(a.done) }()
-	return a
+	return channeltest.Ask(context.Background(), fe, req, limit)
 }
 
 // message waits for a message that cond accepts.
@@ -163,36 +161,6 @@ func taken(t *testing.T) func(whatsappfake.Delivery, error) whatsappfake.Deliver
 			t.Fatalf("delivery %+v, %v; want 200 at once", d, err)
 		}
 		return d
-	}
-}
-
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func (a *asking) wait(t *testing.T) []ask.Answer {
-	t.Helper()
-	select {
-	case <-a.done:
-		if a.err != nil {
-			t.Fatalf("Ask: %v", a.err)
-		}
-		return a.answers
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil
-	}
-}
-
-// pending fails when the set was answered.
-func (a *asking) pending(t *testing.T) {
-	t.Helper()
-	select {
-	case <-a.done:
-		t.Fatalf("the set was answered: %+v, %v", a.answers, a.err)
-	default:
 	}
 }
 
