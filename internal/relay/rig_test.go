@@ -66,14 +66,10 @@ func newRig(t *testing.T, o rigOptions) *rig {
 
 // start runs the relay until the test ends, or stop.
 func (rg *rig) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if s := rg.log.String(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
 		}

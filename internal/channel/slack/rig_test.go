@@ -106,11 +106,7 @@ func allowList(t *testing.T) channel.AllowList {
 }
 
 func (rg *rig) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	rg.stop = channeltest.Go(rg.relay.Run)
 	rg.t.Cleanup(func() {
 		rg.stop()
 		if s := rg.logText(); s != "" {

@@ -90,14 +90,10 @@ func readConfig(t *testing.T, env map[string]string) channel.Config {
 // start runs a relay until the test ends, or stop.
 func (rg *rig) start() {
 	rg.relay = relay.New(rg.cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if s := rg.log.String(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
 		}

@@ -92,11 +92,8 @@ func (rg *rig) build() {
 
 // start runs the relay until the test ends, or stop.
 func (rg *rig) start() *rig {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	// Like a serve that has started: the webhook takes messages only once
 	// the relay serves the channel (before, it answers 503).
 	for deadline := time.Now().Add(limit); !rg.ch.Served(); time.Sleep(5 * time.Millisecond) {
@@ -105,8 +102,7 @@ func (rg *rig) start() *rig {
 		}
 	}
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if rg.t.Failed() {
 			rg.t.Log("WhatsApp has:\n" + rg.fake.Transcript())
 		}
