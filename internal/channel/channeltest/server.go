@@ -373,17 +373,8 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Message) bool) ([]Mess
 
 // Find waits up to limit for a message that cond accepts; ok is false
 // when none came.
-func (s *Server) Find(limit time.Duration, cond func(Message) bool) (m Message, ok bool) {
-	_, ok = s.WaitFor(limit, func(ms []Message) bool {
-		for _, x := range ms {
-			if cond(x) {
-				m = x
-				return true
-			}
-		}
-		return false
-	})
-	return m, ok
+func (s *Server) Find(limit time.Duration, cond func(Message) bool) (Message, bool) {
+	return First(s.WaitFor, limit, cond)
 }
 
 // Tap taps as user (shown as name) on message m's rendering and waits up
