@@ -193,13 +193,7 @@ func (s *Server) RateLimit(path string, n int, wait time.Duration) {
 func (s *Server) Calls(path string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if path == "" || c.Path == path {
-			out = append(out, c)
-		}
-	}
-	return out
+	return Named(s.calls, path, func(c Call) string { return c.Path })
 }
 
 // FailSends makes the next n sends fail with 503, as an API that is down.

@@ -25,3 +25,17 @@ func TestFirstFindsTheFirstMatch(t *testing.T) {
 		t.Errorf("First with no match gave %q, %v; want nothing, false", got, ok)
 	}
 }
+
+func TestNamedKeepsTheCallsOfOneName(t *testing.T) {
+	calls := []string{"/send", "/taps", "/send", "/update"}
+	self := func(c string) string { return c }
+	if got := channeltest.Named(calls, "/send", self); strings.Join(got, " ") != "/send /send" {
+		t.Errorf("Named(/send) gave %q; want both sends", got)
+	}
+	if got := channeltest.Named(calls, "", self); strings.Join(got, " ") != strings.Join(calls, " ") {
+		t.Errorf("Named(\"\") gave %q; want every call, in order", got)
+	}
+	if got := channeltest.Named(calls, "/reply", self); got != nil {
+		t.Errorf("Named(/reply) gave %q; want none", got)
+	}
+}
