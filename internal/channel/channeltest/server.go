@@ -15,6 +15,13 @@
 // Channel is the client: an ordinary channel.Channel, registered as
 // "testchan" when this package is linked (askuser's e2e build links it
 // with the askuser_testchan build tag; the released binary does not).
+//
+// It is also the one place for what the channels' tests and fakes share,
+// so that a rig or a fake fixed in one platform is fixed in all: the
+// questions they ask (DBQuestion, FeaturesQuestion), a relay run until
+// stopped (Go) and its log (Log), a set asked in the background (Ask),
+// and the fakes' common moves (First, Named). The fakes may import it;
+// the channels themselves may not (internal/archtest holds both).
 package channeltest
 
 import (
