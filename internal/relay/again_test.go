@@ -20,7 +20,7 @@ func TestSetAskedAgainOutsideASessionIsAskedAnew(t *testing.T) {
 	if _, v, err := rg.srv.Tap(limit, "U-alice", "@alice", m1, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
 		t.Fatalf("alice's tap: %+v, %v", v, err)
 	}
-	if answers, err := first.wait(t); err != nil || answers[0].Via != "@alice on testchan" {
+	if answers, err := first.Wait(t); err != nil || answers[0].Via != "@alice on testchan" {
 		t.Fatalf("the first set: %+v, %v", answers, err)
 	}
 
@@ -29,7 +29,7 @@ func TestSetAskedAgainOutsideASessionIsAskedAnew(t *testing.T) {
 	if _, v, err := rg.srv.Tap(limit, "U-bob", "@bob", m2, channeltest.Pick{Options: []int{0}}); err != nil || !v.OK {
 		t.Fatalf("bob's tap: %+v, %v", v, err)
 	}
-	if answers, err := again.wait(t); err != nil || answers[0].Via != "@bob on testchan" || answers[0].Selected[0] != "PostgreSQL" {
+	if answers, err := again.Wait(t); err != nil || answers[0].Via != "@bob on testchan" || answers[0].Selected[0] != "PostgreSQL" {
 		t.Errorf("the set asked again: %+v, %v; want bob's answer", answers, err)
 	}
 }

@@ -54,7 +54,7 @@ func TestLastPassShowsTheOutcome(t *testing.T) {
 	if err := rg.st.Mailbox().Post(context.Background(), session.Box{Key: key}, session.Delivery{Answers: []ask.Answer{ans}, By: "a person at the terminal", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.wait(t); err != nil {
+	if _, err := a.Wait(t); err != nil {
 		t.Fatal(err)
 	}
 	rg.stop()

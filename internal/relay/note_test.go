@@ -30,7 +30,7 @@ func TestMailboxedDoesNotCallATapAnotherAnswer(t *testing.T) {
 		if _, v, err := rg.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
 			t.Fatalf("round %d: the tap: %+v, %v", i, v, err)
 		}
-		answers, err := a.wait(t)
+		answers, err := a.Wait(t)
 		if err != nil || answers[0].Via != "@alice on testchan" {
 			t.Fatalf("round %d: %+v, %v", i, answers, err)
 		}

@@ -3,7 +3,6 @@ package relay_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,7 +27,7 @@ type rig struct {
 	ch    *channeltest.Channel
 	allow channel.AllowList
 	relay *relay.Relay
-	log   *lockedLog
+	log   *channeltest.Log
 	cfg   relay.Config
 	stop  func()
 	// skew moves the store's clock (not the relay's): a set registered
@@ -53,7 +52,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rg := &rig{t: t, st: st, srv: srv, ch: channeltest.New(cfg), allow: cfg.Allow, log: &lockedLog{}}
+	rg := &rig{t: t, st: st, srv: srv, ch: channeltest.New(cfg), allow: cfg.Allow, log: &channeltest.Log{}}
 	st.Now = func() time.Time { return time.Now().Add(time.Duration(rg.skew.Load())) }
 	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Inbox: o.inbox,
@@ -67,14 +66,10 @@ func newRig(t *testing.T, o rigOptions) *rig {
 
 // start runs the relay until the test ends, or stop.
 func (rg *rig) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if s := rg.log.String(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
 		}
@@ -129,49 +124,11 @@ func (rg *rig) raced() (*gated, *relay.Mailboxed) {
 	return terminal, rg.frontend("", frontend.NewRace(frontend.Racer{Name: "survey", FE: terminal}, frontend.Racer{Name: "testchan", FE: chat}))
 }
 
-// asking runs fe.Ask(req) in the background.
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
+// ask1 runs fe.Ask(req) in the background.
+func ask1(ctx context.Context, fe ask.Frontend, req ask.Request) *channeltest.Asking {
+	return channeltest.Ask(ctx, fe, req, limit)
 }
 
-func ask1(ctx context.Context, fe ask.Frontend, req ask.Request) *asking {
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(ctx, req); close(a.done) }()
-	return a
-}
+var dbQuestion = channeltest.DBQuestion
 
-func (a *asking) wait(t *testing.T) ([]ask.Answer, error) {
-	t.Helper()
-	select {
-	case <-a.done:
-		return a.answers, a.err
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil, nil
-	}
-}
-
-var dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-	Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
-
-var featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-	Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+var featuresQuestion = channeltest.FeaturesQuestion

@@ -15,6 +15,13 @@
 // Channel is the client: an ordinary channel.Channel, registered as
 // "testchan" when this package is linked (askuser's e2e build links it
 // with the askuser_testchan build tag; the released binary does not).
+//
+// It is also the one place for what the channels' tests and fakes share,
+// so that a rig or a fake fixed in one platform is fixed in all: the
+// questions they ask (DBQuestion, FeaturesQuestion), a relay run until
+// stopped (Go) and its log (Log), a set asked in the background (Ask),
+// and the fakes' common moves (First, Named). The fakes may import it;
+// the channels themselves may not (internal/archtest holds both).
 package channeltest
 
 import (
@@ -193,13 +200,7 @@ func (s *Server) RateLimit(path string, n int, wait time.Duration) {
 func (s *Server) Calls(path string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if path == "" || c.Path == path {
-			out = append(out, c)
-		}
-	}
-	return out
+	return Named(s.calls, path, func(c Call) string { return c.Path })
 }
 
 // FailSends makes the next n sends fail with 503, as an API that is down.
@@ -373,17 +374,8 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Message) bool) ([]Mess
 
 // Find waits up to limit for a message that cond accepts; ok is false
 // when none came.
-func (s *Server) Find(limit time.Duration, cond func(Message) bool) (m Message, ok bool) {
-	_, ok = s.WaitFor(limit, func(ms []Message) bool {
-		for _, x := range ms {
-			if cond(x) {
-				m = x
-				return true
-			}
-		}
-		return false
-	})
-	return m, ok
+func (s *Server) Find(limit time.Duration, cond func(Message) bool) (Message, bool) {
+	return First(s.WaitFor, limit, cond)
 }
 
 // Tap taps as user (shown as name) on message m's rendering and waits up

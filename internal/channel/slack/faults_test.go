@@ -32,7 +32,7 @@ func TestRateLimitIsWaitedOut(t *testing.T) {
 		t.Errorf("chat.postMessage was called again %v after a 429 asking for 1s", gap)
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{1}})
-	a.wait(t)
+	a.Answers(t)
 }
 
 // The API down at send time: the set stays waiting, is sent when the API
@@ -49,7 +49,7 @@ func TestAPIDownAtSendTime(t *testing.T) {
 		t.Errorf("the failures were not logged:\n%s", rg.logText())
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{0}})
-	a.wait(t)
+	a.Answers(t)
 }
 
 // A socket that goes silent (no ping, no frame) is abandoned past its
@@ -65,7 +65,7 @@ func TestSilentSocketIsAbandoned(t *testing.T) {
 	}
 	a := rg.ask("", ask.Request{ID: "ask_silent", Questions: []ask.Question{dbQuestion}})
 	rg.submit(rg.message("Which database should we use?"), alice, slackfake.Pick{Options: []int{1}})
-	a.wait(t)
+	a.Answers(t)
 }
 
 // A dropped socket and Slack's disconnect are both followed by a new
@@ -82,7 +82,7 @@ func TestSocketReconnects(t *testing.T) {
 	if e.Conn != 3 {
 		t.Errorf("the tap went to connection %d, want the third", e.Conn)
 	}
-	a.wait(t)
+	a.Answers(t)
 }
 
 // connections waits until n connections were opened and one is open.
@@ -109,7 +109,7 @@ func TestDeletedMessage(t *testing.T) {
 		session.Delivery{Answers: []ask.Answer{answer}, By: "a person on the inbox page", At: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	a.wait(t)
+	a.Answers(t)
 	if !eventually(func() bool {
 		e, err := rg.st.Registry().Get(context.Background(), key)
 		return err == nil && e.Sent["slack"] != nil && e.Sent["slack"].Shown == channel.Answered

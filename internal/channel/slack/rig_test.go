@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/slack"
 	"github.com/askuser/askuser/internal/channel/slack/slackfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -105,11 +106,7 @@ func allowList(t *testing.T) channel.AllowList {
 }
 
 func (rg *rig) start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	rg.stop = channeltest.Go(rg.relay.Run)
 	rg.t.Cleanup(func() {
 		rg.stop()
 		if s := rg.logText(); s != "" {
@@ -120,33 +117,11 @@ func (rg *rig) start() {
 
 // ask asks req through the Slack channel, as --frontend slack does, in
 // session id ("" for askuser ask).
-func (rg *rig) ask(id string, req ask.Request) *asking {
+func (rg *rig) ask(id string, req ask.Request) *channeltest.Asking {
 	fe := &relay.Mailboxed{Inner: &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Session: id,
 		Title: "askuser ask", Channels: []string{slack.Name}, Wake: rg.relay.Wake},
 		Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Session: id}
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(context.Background(), req); close(a.done) }()
-	return a
-}
-
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func (a *asking) wait(t *testing.T) []ask.Answer {
-	t.Helper()
-	select {
-	case <-a.done:
-		if a.err != nil {
-			t.Fatal(a.err)
-		}
-		return a.answers
-	case <-time.After(limit):
-		t.Fatal("the question was not answered")
-		return nil
-	}
+	return channeltest.Ask(context.Background(), fe, req, limit)
 }
 
 // message waits for a message that shows want, and returns it.
@@ -224,8 +199,6 @@ func (rg *rig) logText() string {
 }
 
 var (
-	dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-		Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
-	featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-		Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
+	dbQuestion       = channeltest.DBQuestion
+	featuresQuestion = channeltest.FeaturesQuestion
 )

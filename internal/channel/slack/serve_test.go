@@ -29,7 +29,7 @@ func TestSubmitAnswersTheSet(t *testing.T) {
 		}
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{1}}, slackfake.Pick{Options: []int{0, 2}, Other: "and a \x1b[31mdemo"})
-	answers := a.wait(t)
+	answers := a.Answers(t)
 	if answers[0].Selected[0] != "SQLite" || strings.Join(answers[1].Selected, ",") != "Docs,Lint" || answers[1].Custom != "and a demo" {
 		t.Errorf("answers %+v", answers)
 	}
@@ -56,7 +56,7 @@ func TestOtherAnswersInOwnWords(t *testing.T) {
 	a := rg.ask("", ask.Request{ID: "ask_other", Questions: []ask.Question{dbQuestion}})
 	m := rg.message("Which database should we use?")
 	rg.submit(m, bob, slackfake.Pick{Options: []int{0}, Other: "CockroachDB"})
-	answers := a.wait(t)
+	answers := a.Answers(t)
 	if len(answers[0].Selected) != 0 || answers[0].Custom != "CockroachDB" || answers[0].Via != "@bob on Slack" {
 		t.Errorf("answers %+v", answers)
 	}
@@ -75,7 +75,7 @@ func TestFourQuestionsInOneMessage(t *testing.T) {
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{0}}, slackfake.Pick{Options: []int{1}},
 		slackfake.Pick{Other: "ap-south"}, slackfake.Pick{Options: []int{1}})
-	answers := a.wait(t)
+	answers := a.Answers(t)
 	got := []string{answers[0].Selected[0], answers[1].Selected[0], answers[2].Custom, answers[3].Selected[0]}
 	if strings.Join(got, ",") != "PostgreSQL,Tests,ap-south,No" {
 		t.Errorf("answers %q", got)
@@ -95,7 +95,7 @@ func TestStrangersTapIsRefused(t *testing.T) {
 		t.Fatal("the stranger's tap settled the set")
 	}
 	rg.submit(m, alice, slackfake.Pick{Options: []int{0}})
-	if answers := a.wait(t); answers[0].Selected[0] != "PostgreSQL" || answers[0].Via != "@alice on Slack" {
+	if answers := a.Answers(t); answers[0].Selected[0] != "PostgreSQL" || answers[0].Via != "@alice on Slack" {
 		t.Errorf("answers %+v", answers)
 	}
 }
@@ -132,7 +132,7 @@ func TestStaleTapIsRefused(t *testing.T) {
 	rg.submitAsPosted(old, alice, slackfake.Pick{Options: []int{1}})
 	rg.ephemeral(alice.ID, "This question changed: answer the latest message.")
 	rg.submit(fresh, alice, slackfake.Pick{Options: []int{0}})
-	if answers := b.wait(t); answers[0].Selected[0] != "PostgreSQL" {
+	if answers := b.Answers(t); answers[0].Selected[0] != "PostgreSQL" {
 		t.Errorf("answers %+v", answers)
 	}
 }
@@ -154,7 +154,7 @@ func TestDoubleTapIsAnsweredOnce(t *testing.T) {
 	}
 	rg.fake.WaitAck(limit, e)
 	rg.fake.WaitAck(limit, again)
-	if answers := a.wait(t); answers[0].Selected[0] != "SQLite" {
+	if answers := a.Answers(t); answers[0].Selected[0] != "SQLite" {
 		t.Errorf("answers %+v", answers)
 	}
 	rg.updated(m.TS, "Answered: SQLite — by @alice on Slack")
@@ -185,7 +185,7 @@ func TestBothCopiesOfASetShowTheAnswer(t *testing.T) {
 	ms := rg.fake.Messages()
 	orphan := ms[len(ms)-1]
 	rg.submit(orphan, alice, slackfake.Pick{Options: []int{1}})
-	a.wait(t)
+	a.Answers(t)
 	rg.updated(orphan.TS, "Answered: SQLite — by @alice on Slack")
 	rg.updated(kept.TS, "Answered: SQLite — by @alice on Slack")
 }
@@ -249,7 +249,7 @@ func TestAKilledSendIsFoundOrMarked(t *testing.T) {
 				t.Errorf("the note on the messages:\n%s", rg.fake.Views())
 			}
 			rg.submit(first, alice, slackfake.Pick{Options: []int{1}})
-			a.wait(t)
+			a.Answers(t)
 			rg.updated(last.TS, "Answered: SQLite — by @alice on Slack")
 		})
 	}

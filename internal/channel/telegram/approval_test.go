@@ -66,7 +66,7 @@ func TestApprovalShowsTheWholeInput(t *testing.T) {
 			if _, err := rg.srv.Reply(alice, prompt.ID, "run it with --dry-run first"); err != nil {
 				t.Fatal(err)
 			}
-			answers, err := a.wait(t)
+			answers, err := a.Wait(t)
 			if err != nil || answers[0].Custom != "run it with --dry-run first" || len(answers[0].Selected) != 0 {
 				t.Fatalf("answers %+v, %v", answers, err)
 			}

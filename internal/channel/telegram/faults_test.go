@@ -56,7 +56,7 @@ func TestRateLimitsAreKept(t *testing.T) {
 		t.Fatalf("answerCallbackQuery calls: %+v", answers)
 	}
 	waitedAtLeast(t, "answerCallbackQuery", answers[0], answers[1], time.Second)
-	if _, err := a.wait(t); err != nil {
+	if _, err := a.Wait(t); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -104,7 +104,7 @@ func TestSilentPollIsAbandoned(t *testing.T) {
 	a := askBackground(context.Background(), rg.frontend(), ask.Request{ID: "ask_s", Questions: []ask.Question{dbQuestion}})
 	m := rg.message("asking", func(m telegramfake.Message) bool { return strings.Contains(m.Text, "Database") })
 	rg.tap(alice, m.ID, "SQLite")
-	if _, err := a.wait(t); err != nil {
+	if _, err := a.Wait(t); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -127,7 +127,7 @@ func TestDownAtSendAndTheTokenNeverShows(t *testing.T) {
 		t.Errorf("the relay log does not say the send failed:\n%s", log)
 	}
 	rg.tap(alice, m.ID, "SQLite")
-	if _, err := a.wait(t); err != nil {
+	if _, err := a.Wait(t); err != nil {
 		t.Fatal(err)
 	}
 	noToken(t, "the relay log", rg.log.String())
@@ -172,7 +172,7 @@ func TestDeletedMessage(t *testing.T) {
 	a := askBackground(ctx, rg.frontend(), ask.Request{ID: "ask_x", Questions: []ask.Question{dbQuestion}})
 	m := rg.message("asking", func(m telegramfake.Message) bool { return strings.Contains(m.Text, "Database") })
 	rg.srv.Delete(m.ID)
-	if _, err := a.wait(t); !errors.Is(err, ask.ErrTimeout) {
+	if _, err := a.Wait(t); !errors.Is(err, ask.ErrTimeout) {
 		t.Fatalf("err %v, want a timeout", err)
 	}
 	key := relay.Key("", "ask_x", time.Time{})
@@ -230,7 +230,7 @@ func TestPressDeliveredAgainAfterACrash(t *testing.T) {
 		t.Errorf("the press delivered again undid the tick: %q", got)
 	}
 	rg.tap(alice, m.ID, "Done")
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil || strings.Join(answers[0].Selected, ",") != "Docs" {
 		t.Fatalf("answers %+v, %v", answers, err)
 	}
@@ -268,7 +268,7 @@ func TestAnswerNotTakenIsTriedAgain(t *testing.T) {
 	if got := rg.tap(alice, m.ID, "SQLite"); !strings.HasPrefix(got, "Answered: Region: us-east; Database: SQLite") {
 		t.Errorf("the press again was answered %q", got)
 	}
-	if answers, err := a.wait(t); err != nil || answers[0].Selected[0] != "us-east" {
+	if answers, err := a.Wait(t); err != nil || answers[0].Selected[0] != "us-east" {
 		t.Fatalf("answers %+v, %v", answers, err)
 	}
 }

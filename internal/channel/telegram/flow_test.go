@@ -69,7 +69,7 @@ func TestFourQuestionsOneAtATime(t *testing.T) {
 	if !strings.HasPrefix(final, "Answered: Database: SQLite; Features: Tests, Lint; Name: Other: payments-gateway; Region: us-east — by @alice on Telegram, ") {
 		t.Errorf("the last press was answered %q", final)
 	}
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestStrangersAreRefused(t *testing.T) {
 	if _, err := rg.srv.Reply(bob, prompt.ID, "billing"); err != nil {
 		t.Fatal(err)
 	}
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil || answers[0].Custom != "billing" || answers[0].Via != "1002 on Telegram" {
 		t.Fatalf("answers %+v, %v", answers, err)
 	}
@@ -200,7 +200,7 @@ func TestStalePressesAreRefused(t *testing.T) {
 	if got, _ := rg.srv.Answer(limit, mustPress(t, rg, alice, old.ID, eu)); got != "This message is out of date: answer the newest one." {
 		t.Errorf("a press on revision 1 was answered %q", got)
 	}
-	if a.answered() {
+	if a.Answered() {
 		t.Fatal("a stale press answered the set")
 	}
 }
@@ -241,7 +241,7 @@ func TestDoublePressIsAnsweredOnce(t *testing.T) {
 	if !strings.HasPrefix(first, "Answered: SQLite — by @alice on Telegram, ") || second != first {
 		t.Errorf("the presses were answered %q and %q", first, second)
 	}
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil || len(answers) != 1 || answers[0].Selected[0] != "SQLite" {
 		t.Fatalf("answers %+v, %v", answers, err)
 	}
@@ -271,7 +271,7 @@ func TestAnotherPersonStartsOver(t *testing.T) {
 	rg.tap(bob, m.ID, "PostgreSQL (Recommended)")
 	rg.showing(m.ID, "Question 2 of 2")
 	rg.tap(bob, m.ID, "eu-north")
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil || answers[0].Selected[0] != "PostgreSQL" || answers[1].Selected[0] != "eu-north" {
 		t.Fatalf("answers %+v, %v", answers, err)
 	}
@@ -307,7 +307,7 @@ func TestOutcomeIsTheLastThingShown(t *testing.T) {
 	if now := mustMessage(t, rg, m.ID); now.Keyboard != nil || !strings.Contains(now.Text, "Answered elsewhere.") {
 		t.Errorf("after the outcome, a press made the message show:\n%s", telegramfake.Render(now))
 	}
-	if a.answered() {
+	if a.Answered() {
 		t.Error("the set was answered")
 	}
 }
@@ -330,7 +330,7 @@ func TestRestartGoesOnAndTextIsCapped(t *testing.T) {
 	if _, err := rg.srv.Reply(alice, prompt.ID, long); err != nil {
 		t.Fatal(err)
 	}
-	answers, err := a.wait(t)
+	answers, err := a.Wait(t)
 	if err != nil {
 		t.Fatal(err)
 	}

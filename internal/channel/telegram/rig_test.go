@@ -3,12 +3,12 @@ package telegram_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/telegram"
 	"github.com/askuser/askuser/internal/channel/telegram/telegramfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -45,7 +45,7 @@ type rig struct {
 	ch    *telegram.Channel
 	cfg   relay.Config
 	relay *relay.Relay
-	log   *lockedLog
+	log   *channeltest.Log
 	stop  func()
 }
 
@@ -63,7 +63,7 @@ func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
 		t.Fatal(err)
 	}
 	st := &session.Store{Dir: t.TempDir()}
-	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &lockedLog{}}
+	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &channeltest.Log{}}
 	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
 		Channels: []relay.Served{{Channel: ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Log: rg.log,
 		Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
@@ -90,14 +90,10 @@ func readConfig(t *testing.T, env map[string]string) channel.Config {
 // start runs a relay until the test ends, or stop.
 func (rg *rig) start() {
 	rg.relay = relay.New(rg.cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if s := rg.log.String(); s != "" {
 			rg.t.Logf("relay log:\n%s", s)
 		}
@@ -137,63 +133,16 @@ func (rg *rig) tap(u telegramfake.User, id int, label string) string {
 	return text
 }
 
-// asking runs fe.Ask(req) in the background.
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func askBackground(ctx context.Context, fe ask.Frontend, req ask.Request) *asking {
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(ctx, req); close(a.done) }()
-	return a
-}
-
-func (a *asking) wait(t *testing.T) ([]ask.Answer, error) {
-	t.Helper()
-	select {
-	case <-a.done:
-		return a.answers, a.err
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil, nil
-	}
-}
-
-func (a *asking) answered() bool {
-	select {
-	case <-a.done:
-		return true
-	default:
-		return false
-	}
+// askBackground runs fe.Ask(req) in the background.
+func askBackground(ctx context.Context, fe ask.Frontend, req ask.Request) *channeltest.Asking {
+	return channeltest.Ask(ctx, fe, req, limit)
 }
 
 var (
-	dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-		Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
-	featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-		Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
-	nameQuestion = ask.Question{Question: "What should the service be called?", Header: "Name",
+	dbQuestion       = channeltest.DBQuestion
+	featuresQuestion = channeltest.FeaturesQuestion
+	nameQuestion     = ask.Question{Question: "What should the service be called?", Header: "Name",
 		Options: []ask.Option{{Label: "api"}, {Label: "backend"}}}
 	regionQuestion = ask.Question{Question: "Which region?", Header: "Region",
 		Options: []ask.Option{{Label: "eu-north", Description: "Stockholm"}, {Label: "us-east", Description: "Virginia"}}}
 )
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

@@ -32,7 +32,7 @@ func TestATapOnAButtonAnswers(t *testing.T) {
 		t.Errorf("sent to %q", m.To)
 	}
 	taken(t)(rg.fake.Tap(alice, m, 1))
-	got := a.wait(t)
+	got := a.Answers(t)
 	if len(got) != 1 || !slices.Equal(got[0].Selected, []string{"SQLite"}) || got[0].Source != ask.SourcePerson || got[0].Via != "+16505551234 on WhatsApp" {
 		t.Fatalf("answers %+v", got)
 	}
@@ -49,7 +49,7 @@ func TestATypedNumberAnswersAList(t *testing.T) {
 		t.Fatalf("not a list of four:\n%s", m.JSON)
 	}
 	taken(t)(rg.fake.Type(alice, " 3 ", ""))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"Python"}) || got[0].Custom != "" {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"Python"}) || got[0].Custom != "" {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -64,21 +64,21 @@ func TestMultiSelectAndOther(t *testing.T) {
 		t.Fatalf("not numbered text:\n%s", m.Text())
 	}
 	taken(t)(rg.fake.Type(alice, "1, 3", m.ID))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"Docs", "Lint"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"Docs", "Lint"}) {
 		t.Fatalf("answers %+v", got)
 	}
 
 	b := rg.ask(ask.Request{ID: "ask_4", Questions: []ask.Question{dbQuestion}})
 	m = rg.message("asking again", asking1("Database"))
 	taken(t)(rg.fake.Type(alice, "Use both\x1b[31m, behind a flag", m.ID))
-	if got := b.wait(t); len(got[0].Selected) != 0 || got[0].Custom != "Use both, behind a flag" {
+	if got := b.Answers(t); len(got[0].Selected) != 0 || got[0].Custom != "Use both, behind a flag" {
 		t.Fatalf("answers %+v", got)
 	}
 
 	c := rg.ask(ask.Request{ID: "ask_5", Questions: []ask.Question{dbQuestion}})
 	m = rg.message("asking a third time", func(x whatsappfake.Sent) bool { return x.ID != m.ID && asking1("Database")(x) })
 	taken(t)(rg.fake.Type(alice, strings.Repeat("long words ", 250), m.ID))
-	if got := c.wait(t); len([]rune(got[0].Custom)) != ask.MaxFreeTextChars {
+	if got := c.Answers(t); len([]rune(got[0].Custom)) != ask.MaxFreeTextChars {
 		t.Fatalf("typed text of %d characters; want it capped at %d", len([]rune(got[0].Custom)), ask.MaxFreeTextChars)
 	}
 }
@@ -106,7 +106,7 @@ func TestFourQuestionsOneAtATime(t *testing.T) {
 		t.Errorf("later questions reply to %q, %q; want %q", q3.ReplyTo, q4.ReplyTo, q1.ID)
 	}
 	taken(t)(rg.fake.Type(alice, "askuser-ng", q4.ID))
-	got := a.wait(t)
+	got := a.Answers(t)
 	want := [][]string{{"PostgreSQL"}, {"Zig"}, {"Tests", "Lint"}, {}}
 	for i, w := range want {
 		if !slices.Equal(got[i].Selected, w) || got[i].Via != "+16505551234 on WhatsApp" {
@@ -129,9 +129,9 @@ func TestNumbersThatDoNotFitAreRefused(t *testing.T) {
 	rg.message("saying there is no 7", replyTo(d.ID, `There is no option "7" here: send a number from 1 to 2`))
 	d = taken(t)(rg.fake.Type(alice, "1,2", m.ID))
 	rg.message("saying it takes one", replyTo(d.ID, "This question takes one answer"))
-	a.pending(t)
+	a.Pending(t)
 	taken(t)(rg.fake.Type(alice, "2", m.ID))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }

@@ -40,7 +40,7 @@ func TestRateLimitIsWaitedOut(t *testing.T) {
 		t.Errorf("called again %v after a 429 that said to wait 1s", gap)
 	}
 	taken(t)(rg.fake.Tap(alice, m, 0))
-	a.wait(t)
+	a.Answers(t)
 }
 
 // The API down at send time: the set stays pending, is sent when the API
@@ -55,7 +55,7 @@ func TestAPIDownAtSendTime(t *testing.T) {
 		t.Errorf("the relay's log does not say the send failed:\n%s", rg.log.String())
 	}
 	taken(t)(rg.fake.Tap(alice, m, 1))
-	a.wait(t)
+	a.Answers(t)
 }
 
 // A call that goes silent is abandoned past its timeout and made again.
@@ -71,7 +71,7 @@ func TestSilentCallIsAbandonedAndRetried(t *testing.T) {
 		t.Errorf("the relay's log does not say the call went silent:\n%s", rg.log.String())
 	}
 	taken(t)(rg.fake.Tap(alice, m, 1))
-	a.wait(t)
+	a.Answers(t)
 }
 
 // Outside the 24-hour window WhatsApp takes a message, then says in a
@@ -91,7 +91,7 @@ func TestWindowClosedLaterInAStatus(t *testing.T) {
 		t.Fatal("the question went out again outside the window")
 	}
 	taken(t)(rg.fake.Tap(alice, again, 1))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -110,7 +110,7 @@ func TestWindowClosedAtOnce(t *testing.T) {
 	taken(t)(rg.fake.Type(alice, "I'm here", ""))
 	m := rg.message("asking", asking1("Database"))
 	taken(t)(rg.fake.Tap(alice, m, 0))
-	a.wait(t)
+	a.Answers(t)
 	rg.message("saying who answered", replyTo(m.ID, "Answered: PostgreSQL — by +16505551234 on WhatsApp"))
 }
 
@@ -135,9 +135,9 @@ func TestDeletedMessageLosesNothing(t *testing.T) {
 	rg.message("asking the second", asking1("Features"))
 	taken(t)(rg.fake.Unsupported(alice))
 	time.Sleep(100 * time.Millisecond)
-	a.pending(t)
+	a.Pending(t)
 	taken(t)(rg.fake.Type(alice, "2", ""))
-	got := a.wait(t)
+	got := a.Answers(t)
 	if !slices.Equal(got[0].Selected, []string{"PostgreSQL"}) || !slices.Equal(got[1].Selected, []string{"Tests"}) {
 		t.Fatalf("answers %+v", got)
 	}
@@ -154,7 +154,7 @@ func TestRestartBetweenQuestions(t *testing.T) {
 	q2 := rg.message("asking the second", asking1("Language"))
 	rg.restart()
 	taken(t)(rg.fake.Type(alice, "1", q2.ID))
-	got := a.wait(t)
+	got := a.Answers(t)
 	if !slices.Equal(got[0].Selected, []string{"SQLite"}) || !slices.Equal(got[1].Selected, []string{"Go"}) {
 		t.Fatalf("answers %+v", got)
 	}
@@ -186,7 +186,7 @@ func TestNoHostYetMeansDeliverAgain(t *testing.T) {
 	if dl, err := rg.fake.Deliver(body); err != nil || dl.Final() != 200 {
 		t.Fatalf("delivered again: %+v %v", dl, err)
 	}
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"PostgreSQL"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"PostgreSQL"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -214,9 +214,9 @@ func TestStaleTapIsRefused(t *testing.T) {
 	fresh := rg.message("asking anew", func(m whatsappfake.Sent) bool { return m.ID != old.ID && strings.Contains(m.Text(), "3. DuckDB") })
 	d := taken(t)(rg.fake.Tap(alice, old, 0))
 	rg.message("refusing", replyTo(d.ID, "This message is out of date"))
-	a.pending(t)
+	a.Pending(t)
 	taken(t)(rg.fake.Tap(alice, fresh, 2))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"DuckDB"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"DuckDB"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -244,7 +244,7 @@ func TestApprovalShowsTheWholeInput(t *testing.T) {
 		t.Errorf("an approval too long for buttons goes as a list:\n%s", m.JSON)
 	}
 	taken(t)(rg.fake.Tap(alice, m, 2))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"Deny"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"Deny"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/channel/whatsapp"
 	"github.com/askuser/askuser/internal/channel/whatsapp/whatsappfake"
 	"github.com/askuser/askuser/internal/relay"
@@ -42,7 +42,7 @@ type rig struct {
 	fake  *whatsappfake.Server
 	ch    *whatsapp.Channel
 	hook  *httptest.Server
-	log   *lockedLog
+	log   *channeltest.Log
 	opts  whatsapp.Options
 	relay *relay.Relay
 	cfg   relay.Config
@@ -53,7 +53,7 @@ func newRig(t *testing.T) *rig {
 	t.Helper()
 	fake := whatsappfake.New(token, phoneID, appSecret)
 	t.Cleanup(fake.Close)
-	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &lockedLog{},
+	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &channeltest.Log{},
 		opts: whatsapp.Options{CallTimeout: 2 * time.Second, Sweep: 50 * time.Millisecond, HostWait: 2 * time.Second}}
 	rg.build()
 	return rg
@@ -92,11 +92,8 @@ func (rg *rig) build() {
 
 // start runs the relay until the test ends, or stop.
 func (rg *rig) start() *rig {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	r := rg.relay
-	go func() { r.Run(ctx); close(done) }()
-	rg.stop = func() { cancel(); <-done }
+	stop := channeltest.Go(rg.relay.Run)
+	rg.stop = stop
 	// Like a serve that has started: the webhook takes messages only once
 	// the relay serves the channel (before, it answers 503).
 	for deadline := time.Now().Add(limit); !rg.ch.Served(); time.Sleep(5 * time.Millisecond) {
@@ -105,8 +102,7 @@ func (rg *rig) start() *rig {
 		}
 	}
 	rg.t.Cleanup(func() {
-		cancel()
-		<-done
+		stop()
 		if rg.t.Failed() {
 			rg.t.Log("WhatsApp has:\n" + rg.fake.Transcript())
 		}
@@ -128,13 +124,11 @@ func (rg *rig) restart() {
 
 // ask asks req through WhatsApp, as --frontend whatsapp does, in the
 // background.
-func (rg *rig) ask(req ask.Request) *asking {
+func (rg *rig) ask(req ask.Request) *channeltest.Asking {
 	fe := &relay.Mailboxed{Inner: &relay.Frontend{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(),
 		Title: "Set up the project", Channels: []string{whatsapp.Name}, Wake: rg.relay.Wake},
 		Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry()}
-	a := &asking{done: make(chan struct{})}
-	go func() { a.answers, a.err = fe.Ask(context.Background(), req); close(a.done) }()
-	return a
+	return channeltest.Ask(context.Background(), fe, req, limit)
 }
 
 // message waits for a message that cond accepts.
@@ -166,61 +160,12 @@ func taken(t *testing.T) func(whatsappfake.Delivery, error) whatsappfake.Deliver
 	}
 }
 
-type asking struct {
-	answers []ask.Answer
-	err     error
-	done    chan struct{}
-}
-
-func (a *asking) wait(t *testing.T) []ask.Answer {
-	t.Helper()
-	select {
-	case <-a.done:
-		if a.err != nil {
-			t.Fatalf("Ask: %v", a.err)
-		}
-		return a.answers
-	case <-time.After(limit):
-		t.Fatal("Ask did not return")
-		return nil
-	}
-}
-
-// pending fails when the set was answered.
-func (a *asking) pending(t *testing.T) {
-	t.Helper()
-	select {
-	case <-a.done:
-		t.Fatalf("the set was answered: %+v, %v", a.answers, a.err)
-	default:
-	}
-}
-
-var dbQuestion = ask.Question{Question: "Which database should we use?", Header: "Database",
-	Options: []ask.Option{{Label: "PostgreSQL (Recommended)", Description: "Relational"}, {Label: "SQLite", Description: "Embedded"}}}
+var dbQuestion = channeltest.DBQuestion
 
 var langQuestion = ask.Question{Question: "Which language?", Header: "Language",
 	Options: []ask.Option{{Label: "Go"}, {Label: "Rust"}, {Label: "Python"}, {Label: "Zig", Description: "Small and new"}}}
 
-var featuresQuestion = ask.Question{Question: "Which features?", Header: "Features", MultiSelect: true,
-	Options: []ask.Option{{Label: "Docs"}, {Label: "Tests"}, {Label: "Lint"}}}
+var featuresQuestion = channeltest.FeaturesQuestion
 
 var nameQuestion = ask.Question{Question: "What should the project be called?", Header: "Name",
 	Options: []ask.Option{{Label: "askuser"}, {Label: "asker"}}}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

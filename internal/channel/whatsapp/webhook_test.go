@@ -58,7 +58,7 @@ func TestWebhookRefusesBigAndUnsignedBodies(t *testing.T) {
 		}
 	}
 	time.Sleep(100 * time.Millisecond) // what a taken answer would do is under way by now
-	a.pending(t)
+	a.Pending(t)
 	if _, ok, _ := rg.st.Mailbox().Get(context.Background(), session.Box{Key: keyOf(t, rg)}); ok {
 		t.Fatal("the mailbox holds an answer")
 	}
@@ -69,7 +69,7 @@ func TestWebhookRefusesBigAndUnsignedBodies(t *testing.T) {
 	if status, err := rg.fake.Post(answer, rg.fake.Sign(answer)); err != nil || status != 200 {
 		t.Fatalf("signed: %d, %v", status, err)
 	}
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"PostgreSQL"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"PostgreSQL"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -103,7 +103,7 @@ func TestWebhookTakesAnythingSigned(t *testing.T) {
 	taken(t)(rg.fake.Type(mallory, "2", ""))
 	taken(t)(rg.fake.Type(mallory, "2", m.ID))
 	time.Sleep(150 * time.Millisecond)
-	a.pending(t)
+	a.Pending(t)
 	for _, s := range rg.fake.Sent() {
 		if s.To != alice {
 			t.Errorf("WhatsApp sent %s to %s:\n%s", s.Type, s.To, whatsappfake.Render(s))
@@ -113,7 +113,7 @@ func TestWebhookTakesAnythingSigned(t *testing.T) {
 		t.Errorf("WhatsApp got %d messages; want the question alone", n)
 	}
 	taken(t)(rg.fake.Tap(alice, m, 1))
-	if got := a.wait(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"SQLite"}) {
 		t.Fatalf("answers %+v", got)
 	}
 }
@@ -141,7 +141,7 @@ func TestTheSameTapTwiceAnswersOnce(t *testing.T) {
 			"context": map[string]string{"id": q2.ID}}}})
 	taken(t)(rg.fake.Deliver(last))
 	taken(t)(rg.fake.Deliver(last))
-	got := a.wait(t)
+	got := a.Answers(t)
 	if !slices.Equal(got[0].Selected, []string{"SQLite"}) || !slices.Equal(got[1].Selected, []string{"Docs"}) {
 		t.Fatalf("answers %+v", got)
 	}

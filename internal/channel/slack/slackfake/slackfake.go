@@ -34,6 +34,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/internal/channel/channeltest"
 )
 
 // Ids of the fake workspace.
@@ -235,13 +237,7 @@ func (s *Server) Ephemerals() []Ephemeral {
 func (s *Server) Calls(method string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Call
-	for _, c := range s.calls {
-		if method == "" || c.Method == method {
-			out = append(out, c)
-		}
-	}
-	return out
+	return channeltest.Named(s.calls, method, func(c Call) string { return c.Method })
 }
 
 // WaitFor waits until cond holds of the server, or limit passes; it

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/askuser/askuser/internal/channel/channeltest"
 )
 
 // What the people in the chat do: press buttons, reply, delete messages;
@@ -148,17 +150,8 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Message) bool) ([]Mess
 
 // WaitMessage waits up to limit for a message that cond accepts, and
 // returns the first; ok is false when none came.
-func (s *Server) WaitMessage(limit time.Duration, cond func(Message) bool) (found Message, ok bool) {
-	_, ok = s.WaitFor(limit, func(ms []Message) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found, ok
+func (s *Server) WaitMessage(limit time.Duration, cond func(Message) bool) (Message, bool) {
+	return channeltest.First(s.WaitFor, limit, cond)
 }
 
 // Dump renders every message, for a test's failure message.

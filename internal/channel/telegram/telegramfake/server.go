@@ -39,6 +39,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/internal/channel/channeltest"
 )
 
 // User is a Telegram user, as the fake shows them in updates.
@@ -350,10 +352,8 @@ func (s *Server) Calls(method string) []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Call
-	for _, c := range s.calls {
-		if method == "" || c.Method == method {
-			out = append(out, *c)
-		}
+	for _, c := range channeltest.Named(s.calls, method, func(c *Call) string { return c.Method }) {
+		out = append(out, *c)
 	}
 	return out
 }

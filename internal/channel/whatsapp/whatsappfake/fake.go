@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/askuser/askuser/internal/channel/channeltest"
 )
 
 // DisplayNumber is the business number as the fake shows it.
@@ -181,17 +183,7 @@ func (s *Server) WaitFor(limit time.Duration, cond func([]Sent) bool) ([]Sent, b
 // First waits up to limit for a message sent that cond accepts, and
 // returns the first.
 func (s *Server) First(limit time.Duration, cond func(Sent) bool) (Sent, bool) {
-	var found Sent
-	_, ok := s.WaitFor(limit, func(ms []Sent) bool {
-		for _, m := range ms {
-			if cond(m) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found, ok
+	return channeltest.First(s.WaitFor, limit, cond)
 }
 
 // Transcript is every message sent so far as the phone shows it, for a
