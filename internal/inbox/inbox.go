@@ -118,7 +118,9 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 		poll = time.Second
 	}
 	in.wg.Add(1)
-	go in.watch(poll)
+	// The first fingerprint is taken before NewInbox returns: a change made
+	// just after (a run starting to wait) is then a change, not the start.
+	go in.watch(poll, in.fingerprint())
 	go in.sweep()
 	srv.start()
 	return in, nil
@@ -188,11 +190,10 @@ func (in *Inbox) Close(ctx context.Context) error {
 
 // watch tells the pages when the state directory changed: a run started
 // waiting, a resume wrote to its log, a session finished.
-func (in *Inbox) watch(every time.Duration) {
+func (in *Inbox) watch(every time.Duration, last uint64) {
 	defer in.wg.Done()
 	t := time.NewTicker(every)
 	defer t.Stop()
-	last := in.fingerprint()
 	for {
 		select {
 		case <-in.stop:
