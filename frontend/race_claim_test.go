@@ -68,13 +68,18 @@ func TestClaimOutsideRace(t *testing.T) {
 // answers name them ("by @alice on Slack"), not the channel's flag name.
 func TestRaceWinnerNamesThePerson(t *testing.T) {
 	req := oneQ("q1", "Color", "Red", "Blue")
+	// Slack answers once the terminal asks: a terminal still waiting for
+	// its turn when the set is won is never asked, and has nothing to say.
+	asking := make(chan struct{})
 	slack := funcFE{conc: true, ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		<-asking
 		a, err := ask.Selection(req.Questions[0], []string{"Blue"}, "", ask.SourcePerson)
 		a.Via = ask.ViaOn("@alice", "Slack")
 		return []ask.Answer{a}, err
 	}}
 	var where string
 	terminal := funcFE{ask: func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		close(asking)
 		<-ctx.Done()
 		where, _, _ = ask.ClaimerOf(ctx).Winner()
 		return nil, ask.CtxErr(ctx)

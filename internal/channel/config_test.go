@@ -3,6 +3,7 @@ package channel
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,11 @@ func TestRegisterLinksABuiltInChannel(t *testing.T) {
 		t.Error("an unknown channel was found")
 	}
 	Register(Spec{Name: "testonly", New: func(Config) (Channel, error) { return nopChannel{}, nil }})
+	t.Cleanup(func() { // -count=2 registers it again
+		specsMu.Lock()
+		defer specsMu.Unlock()
+		specs = slices.DeleteFunc(specs, func(s Spec) bool { return s.Name == "testonly" })
+	})
 	if s, ok := Lookup("testonly"); !ok || s.New == nil {
 		t.Errorf("a registered channel: %+v", s)
 	}

@@ -244,7 +244,12 @@ func TestFollowUpWaitsAsThePlatformSays(t *testing.T) {
 	}
 	lr.resumed()
 	lr.message(func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 }, "with the agent's final text")
+	// The fake notes a call once its handler has returned, a moment after
+	// the reply it posted shows on the message.
 	calls := lr.srv.Calls("/reply")
+	for deadline := time.Now().Add(5 * time.Second); len(calls) < 2 && time.Now().Before(deadline); calls = lr.srv.Calls("/reply") {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if len(calls) != 2 || calls[0].Status != 429 || calls[1].Status != 200 || calls[1].At.Sub(calls[0].At) < 400*time.Millisecond {
 		for _, c := range calls {
 			t.Logf("%s %d at +%v", c.Path, c.Status, c.At.Sub(calls[0].At))
