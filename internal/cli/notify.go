@@ -62,8 +62,10 @@ func (n *notifier) notify(req ask.Request, waiting string) {
 		if n.url != "" {
 			cmd.Env = append(cmd.Env, "ASKUSER_URL="+n.url)
 		}
-		if u := inboxLink(n.stateDir, "s/"+n.sessionID); u != "" && n.sessionID != "" {
-			cmd.Env = append(cmd.Env, "ASKUSER_INBOX_URL="+u)
+		if n.sessionID != "" {
+			if u := inboxLink(n.stateDir, "s/"+n.sessionID); u != "" {
+				cmd.Env = append(cmd.Env, "ASKUSER_INBOX_URL="+u)
+			}
 		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

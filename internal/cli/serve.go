@@ -317,8 +317,11 @@ func servedAt(stateDir string) *url.URL {
 // stateDir, token included, or "" when none does: for this machine's own
 // terminal only.
 func inboxURL(stateDir, id string) string {
+	if id == "" {
+		return ""
+	}
 	u := servedAt(stateDir)
-	if u == nil || id == "" {
+	if u == nil {
 		return ""
 	}
 	u.Path = "/s/" + id

@@ -62,9 +62,8 @@ func readToken(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// statefile.Open opened a regular file: what is left is whose it is.
 	switch {
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("%s is not a regular file: askuser keeps its token only in a regular file of its own; remove it, or give --token-file FILE", path)
 	case ownedByOther(fi):
 		return "", fmt.Errorf("%s belongs to another user, who could answer your agents' questions with the token in it; remove it (a new token is made), or give --token-file FILE", path)
 	case fi.Mode().Perm()&0o077 != 0:
