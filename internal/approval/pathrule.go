@@ -119,8 +119,8 @@ type pathPattern struct {
 }
 
 // pathPatternOf resolves a specifier written in the folder ruleDir for a
-// session in dir.
-func pathPatternOf(spec, ruleDir, dir string) (pathPattern, bool) {
+// session in dir; realDir is resolveLinks, or a memo of it.
+func pathPatternOf(spec, ruleDir, dir string, realDir func(string) string) (pathPattern, bool) {
 	var base string
 	anchored := true
 	switch {
@@ -155,7 +155,7 @@ func pathPatternOf(spec, ruleDir, dir string) (pathPattern, bool) {
 			segs = append(segs, s)
 		}
 	}
-	return pathPattern{base: base, realBase: resolveLinks(base), segs: segs}, true
+	return pathPattern{base: base, realBase: realDir(base), segs: segs}, true
 }
 
 // covers reports whether an allow rule's pattern matches the path, both

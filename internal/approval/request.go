@@ -37,14 +37,6 @@ const (
 	Header = "Approve"
 )
 
-// Subject is what a rule's specifier is matched against: the call's
-// command, file_path, notebook_path, path or url (the first present). ok is false when
-// the input has none, and then only rules without a specifier match.
-func (r Request) Subject() (string, bool) {
-	field, text := subjectField(r.Input)
-	return text, field != ""
-}
-
 // Summary limits.
 const (
 	summaryValueChars = 80

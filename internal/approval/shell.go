@@ -259,12 +259,11 @@ func (a *shellReader) redirect(r *syntax.Redirect) {
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return
-	case syntax.DplIn, syntax.DplOut:
-		if w := readWord(r.Word); w.literal && (w.value == "-" || strings.Trim(w.value, "0123456789") == "" && w.value != "") {
-			return
-		}
 	}
-	if w := readWord(r.Word); w.literal && harmlessFile(w.value) {
+	// The file, or for <& and >& a descriptor (2) or - (close).
+	w := readWord(r.Word)
+	dup := r.Op == syntax.DplIn || r.Op == syntax.DplOut
+	if w.literal && (harmlessFile(w.value) || dup && (w.value == "-" || w.value != "" && strings.Trim(w.value, "0123456789") == "")) {
 		return
 	}
 	a.uncover("it redirects to or from a file (" + clip(r.Op.String()+source(r.Word)) + ")")

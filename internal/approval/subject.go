@@ -17,6 +17,10 @@ type subject struct {
 	// pathOK is false when the path cannot be read (empty, a NUL).
 	pathOK bool
 	dir    string
+	// realDirs memoizes where the links of the rules' folders lead: every
+	// path rule of a folder would otherwise read the file system again
+	// for the same folder, within one decision.
+	realDirs map[string]string
 }
 
 // subjectFields are the input fields a rule's specifier is matched
@@ -31,6 +35,7 @@ func (r Request) subject() subject {
 		s.shell = readShell(s.text)
 	case "file_path", "notebook_path", "path":
 		s.path, s.pathOK = readPath(s.text, r.Dir)
+		s.realDirs = map[string]string{}
 	}
 	return s
 }
@@ -123,11 +128,8 @@ func (r Rule) touches(s subject) bool {
 	case "url":
 		return matchURL(r.Spec, s.text)
 	}
-	pp, ok := pathPatternOf(r.Spec, r.Dir, s.dir)
-	if !ok || !s.pathOK {
-		return false
-	}
-	return pp.touches(s.path)
+	pp, ok := s.pattern(r)
+	return ok && pp.touches(s.path)
 }
 
 // covered returns the allow rules that together cover everything the call
@@ -161,11 +163,27 @@ func (r Rule) covers(s subject) bool {
 	if s.field == "url" {
 		return matchURL(r.Spec, s.text)
 	}
-	pp, ok := pathPatternOf(r.Spec, r.Dir, s.dir)
-	if !ok || !s.pathOK {
-		return false
+	pp, ok := s.pattern(r)
+	return ok && pp.covers(s.path)
+}
+
+// pattern resolves a path rule's specifier for the call; false when it,
+// or the call's path, cannot be read.
+func (s subject) pattern(r Rule) (pathPattern, bool) {
+	if !s.pathOK {
+		return pathPattern{}, false
 	}
-	return pp.covers(s.path)
+	return pathPatternOf(r.Spec, r.Dir, s.dir, s.realDir)
+}
+
+// realDir is resolveLinks(dir), read once per decision.
+func (s subject) realDir(dir string) string {
+	real, ok := s.realDirs[dir]
+	if !ok {
+		real = resolveLinks(dir)
+		s.realDirs[dir] = real
+	}
+	return real
 }
 
 // shellCovered returns the rules that allow every command of the line.
