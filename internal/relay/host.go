@@ -52,11 +52,17 @@ func (h *host) Lookup(ctx context.Context, key string) (channel.Set, json.RawMes
 	if err != nil {
 		return channel.Set{}, nil, err
 	}
+	p := h.pending(e)
+	return p.Set, p.State, nil
+}
+
+// pending is e as this channel shows it, with the state it saved for it.
+func (h *host) pending(e session.Entry) channel.Pending {
 	var state json.RawMessage
 	if s := e.Sent[h.name()]; s != nil {
 		state = s.State
 	}
-	return h.r.setOf(e, h.name()), state, nil
+	return channel.Pending{Set: h.r.setOf(e, h.name()), State: state}
 }
 
 // Save implements channel.Host.
