@@ -276,8 +276,7 @@ func (c *Channel) replyTo(ctx context.Context, r channel.Ref) string {
 // the outcome ("Answered: SQLite — by +16505551234, 14:02") is a reply to
 // the set's message; its buttons are refused from then on by the Host.
 func (c *Channel) Update(ctx context.Context, r channel.Ref, o channel.Outcome) error {
-	_, err := c.sendMessage(ctx, textMessage(c.to, c.replyTo(ctx, r), channel.Cut(ask.DisplayBlock(o.Text), maxBody)), false)
-	return err
+	return c.Reply(ctx, r, o.Text)
 }
 
 // Reply implements channel.Channel: text as a reply to the set's message.
