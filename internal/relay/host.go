@@ -125,7 +125,7 @@ func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 	var first *session.AnsweredError
 	switch {
 	case errors.As(err, &first):
-		h.r.settleWith(ctx, e, first.First, false)
+		h.r.settleWith(ctx, e, first.First, false, "")
 		return channel.Verdict{Text: refusal(outcomeOf(first.First))}
 	case err != nil:
 		h.r.logf(e.Key, "askuser: %s: could not take an answer to %s: %v", h.name(), e.Key, err)

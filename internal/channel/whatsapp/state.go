@@ -60,15 +60,7 @@ func (c *Channel) save(ctx context.Context, h channel.Host, key string, st state
 }
 
 // seen notes a message id taken.
-func (st *state) seen(id string) {
-	if id == "" || slices.Contains(st.Seen, id) {
-		return
-	}
-	st.Seen = append(st.Seen, id)
-	if len(st.Seen) > maxSeen {
-		st.Seen = st.Seen[len(st.Seen)-maxSeen:]
-	}
-}
+func (st *state) seen(id string) { st.Seen = channel.Remember(st.Seen, id, maxSeen) }
 
 // asks returns the question whose message is id, or -1.
 func (st state) asks(id string) int {
