@@ -115,35 +115,3 @@ func (k *keyLocks) lock(key string) (unlock func()) {
 	l.Lock()
 	return l.Unlock
 }
-
-// recent remembers the last message ids taken in this process, to drop a
-// redelivery before anything is looked up.
-type recent struct {
-	mu   sync.Mutex
-	ids  map[string]bool
-	ring []string
-	next int
-}
-
-const recentSize = 1024
-
-func (r *recent) has(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ids[id]
-}
-
-func (r *recent) add(id string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ids == nil {
-		r.ids, r.ring = map[string]bool{}, make([]string, recentSize)
-	}
-	if id == "" || r.ids[id] {
-		return
-	}
-	delete(r.ids, r.ring[r.next])
-	r.ring[r.next] = id
-	r.ids[id] = true
-	r.next = (r.next + 1) % recentSize
-}

@@ -101,7 +101,7 @@ type Channel struct {
 	hostReady chan struct{} // closed while a Host is set
 
 	locks keyLocks
-	taken recent // message ids taken in this process
+	taken *channel.Recent // message ids taken in this process
 	kick  chan struct{}
 	notes chan note // replies to send from Serve's loop
 
@@ -136,7 +136,7 @@ func NewWith(cfg channel.Config, opts Options) (*Channel, error) {
 		opts.Now = time.Now
 	}
 	c := &Channel{cfg: cfg, to: to, opts: opts, secret: cfg.Secret(envAppSecret), verify: cfg.Secret(envVerifyToken),
-		hostReady: make(chan struct{}), kick: make(chan struct{}, 1), notes: make(chan note, 64)}
+		hostReady: make(chan struct{}), taken: channel.NewRecent(1024), kick: make(chan struct{}, 1), notes: make(chan note, 64)}
 	c.api = &client{api: strings.TrimRight(cfg.API, "/"), phoneID: cfg.Secret(envPhoneID), token: cfg.Secret(envToken),
 		secrets: cfg.Secrets(), http: &http.Client{Timeout: opts.CallTimeout}, now: opts.Now}
 	return c, nil
