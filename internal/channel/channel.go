@@ -2,8 +2,8 @@
 // interface a channel (Slack, Telegram, WhatsApp) implements, the Host it
 // delivers answers to, and the rules every channel keeps alike — who may
 // answer (AllowList), short ids that fit a platform's callback data
-// (Key, Token), and how outcomes read ("Answered: SQLite — by @alice,
-// 14:02").
+// (Key, Token), and how outcomes read ("Answered: SQLite — by @alice on
+// Slack, 14:02").
 //
 // A channel turns a question set into a message and a tap into answers. It
 // knows nothing of sessions, journals or resuming: the Host (askuser's
@@ -109,7 +109,7 @@ type Outcome struct {
 	// State is one of the Outcome states.
 	State string
 	// Text is the line to show, ready-made (OutcomeText), e.g.
-	// "Answered: SQLite — by @alice, 14:02".
+	// "Answered: SQLite — by @alice on Slack, 14:02".
 	Text string
 }
 
@@ -238,8 +238,8 @@ func Title(name string) string {
 }
 
 // OutcomeText is the line an answered set's widget shows:
-// "Answered: SQLite — by @alice, 14:02". by names who answered (a person
-// in a channel, "a person at the terminal", "the answers file"); at is
+// "Answered: SQLite — by @alice on Slack, 14:02". by names who answered
+// (a person in a channel, "a person at the terminal", "the answers file"); at is
 // shown as the local hour and minute.
 func OutcomeText(answers []ask.Answer, by string, at time.Time) string {
 	return "Answered: " + Summary(answers) + " — by " + by + ", " + at.Local().Format("15:04")

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -101,4 +102,17 @@ func small(s string, min int) (int, error) {
 		return 0, fmt.Errorf("bad number")
 	}
 	return strconv.Atoi(s)
+}
+
+// Remember adds id to ids, the last ids of deliveries taken (taps,
+// updates, messages), so that one delivered again is known: unless it is
+// "" or there already. Only the newest max are kept.
+func Remember(ids []string, id string, max int) []string {
+	if id != "" && !slices.Contains(ids, id) {
+		ids = append(ids, id)
+	}
+	if n := len(ids); n > max {
+		ids = ids[n-max:]
+	}
+	return ids
 }

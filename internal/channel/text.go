@@ -1,6 +1,7 @@
 package channel
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -61,10 +62,10 @@ func CutBlock(s string, n int, link string) string {
 // followed: note is "" when nothing was cut, and together they take at
 // most n characters.
 func CutBlockNote(s string, n int, link string) (kept, note string) {
-	if utf8.RuneCountInString(s) <= n {
+	total := utf8.RuneCountInString(s)
+	if total <= n {
 		return s, ""
 	}
-	total := utf8.RuneCountInString(s)
 	note = "\n… cut here"
 	if link != "" {
 		note += ": all of it is at " + link
@@ -73,21 +74,7 @@ func CutBlockNote(s string, n int, link string) (kept, note string) {
 	if keep < 0 {
 		keep = 0
 	}
-	return string([]rune(s)[:keep]), note + " (" + itoa(total-keep) + " more characters)"
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	if n == 0 {
-		return "0"
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
+	return string([]rune(s)[:keep]), note + " (" + strconv.Itoa(total-keep) + " more characters)"
 }
 
 // Redact removes secrets from text a platform or a proxy sent back (an

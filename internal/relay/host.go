@@ -52,11 +52,17 @@ func (h *host) Lookup(ctx context.Context, key string) (channel.Set, json.RawMes
 	if err != nil {
 		return channel.Set{}, nil, err
 	}
+	p := h.pending(e)
+	return p.Set, p.State, nil
+}
+
+// pending is e as this channel shows it, with the state it saved for it.
+func (h *host) pending(e session.Entry) channel.Pending {
 	var state json.RawMessage
 	if s := e.Sent[h.name()]; s != nil {
 		state = s.State
 	}
-	return h.r.setOf(e, h.name()), state, nil
+	return channel.Pending{Set: h.r.setOf(e, h.name()), State: state}
 }
 
 // Save implements channel.Host.
@@ -119,7 +125,7 @@ func (h *host) Deliver(ctx context.Context, t channel.Tap) channel.Verdict {
 	var first *session.AnsweredError
 	switch {
 	case errors.As(err, &first):
-		h.r.settleWith(ctx, e, first.First, false)
+		h.r.settleWith(ctx, e, first.First, false, "")
 		return channel.Verdict{Text: refusal(outcomeOf(first.First))}
 	case err != nil:
 		h.r.logf(e.Key, "askuser: %s: could not take an answer to %s: %v", h.name(), e.Key, err)

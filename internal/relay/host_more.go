@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/askuser/askuser/internal/channel"
 	"github.com/askuser/askuser/internal/session"
@@ -27,11 +26,7 @@ func (h *host) Waiting(ctx context.Context) ([]channel.Pending, error) {
 		if !e.Pending() || !h.r.wants(e, h.name()) {
 			continue
 		}
-		var state json.RawMessage
-		if s := e.Sent[h.name()]; s != nil {
-			state = s.State
-		}
-		out = append(out, channel.Pending{Set: h.r.setOf(e, h.name()), State: state})
+		out = append(out, h.pending(e))
 	}
 	return out, nil
 }

@@ -60,7 +60,7 @@ func (r *Relay) settle(ctx context.Context, e session.Entry) session.Entry {
 		// hold the session now), and so is any answer nobody waits on:
 		// the session is resumed for it, and followed up.
 		late := e.Session != "" && d.Answers[0].Declined == nil && (d.Who != nil || !r.cfg.Sessions.InUse(e.Session))
-		return r.settleWith(ctx, e, d, late)
+		return r.settleWith(ctx, e, d, late, "")
 	case e.Session == "":
 		if !r.cfg.Registry.Held(e.Key) && r.cfg.Now().Sub(e.Updated) > holdGrace {
 			return r.settleOutcome(ctx, e, withdrawn("the asking process ended", r.cfg.Now()))
@@ -114,21 +114,14 @@ func waitsFor(sess *session.Session, e session.Entry) bool {
 }
 
 // settleWith marks e answered (or cancelled) by d; late says nobody
-// waited on it, so its session is to be resumed; deliveries are the tap
-// ids that carried it.
-func (r *Relay) settleWith(ctx context.Context, e session.Entry, d session.Delivery, late bool, deliveries ...string) session.Entry {
+// waited on it, so its session is to be resumed; delivery is the tap id
+// that carried it ("" for none).
+func (r *Relay) settleWith(ctx context.Context, e session.Entry, d session.Delivery, late bool, delivery string) session.Entry {
 	out, err := r.cfg.Registry.Update(ctx, e.Key, func(e *session.Entry, found bool) error {
 		if !found {
 			return session.ErrNoEntry
 		}
-		for _, id := range deliveries {
-			if id != "" && !slices.Contains(e.Deliveries, id) {
-				e.Deliveries = append(e.Deliveries, id)
-			}
-		}
-		if n := len(e.Deliveries); n > maxDeliveries {
-			e.Deliveries = e.Deliveries[n-maxDeliveries:]
-		}
+		e.Deliveries = channel.Remember(e.Deliveries, delivery, maxDeliveries)
 		if e.Pending() {
 			e.Outcome, e.Late = outcomeOf(d), late
 		}

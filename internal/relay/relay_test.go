@@ -145,7 +145,7 @@ func TestDoubleTapIsAnsweredOnce(t *testing.T) {
 }
 
 // The platform is down when the set is to be sent: it stays pending and
-// is sent when the platform is back; the failure is said once.
+// is sent when the platform is back; each failed attempt is said once.
 func TestSendIsRetriedWhileThePlatformIsDown(t *testing.T) {
 	rg := newRig(t, rigOptions{run: true})
 	rg.srv.FailSends(3)

@@ -24,20 +24,20 @@ import (
 func (r *Relay) send(ctx context.Context, s Served, e session.Entry, sent *session.Sent) {
 	name := s.Channel.Name()
 	set := r.setOf(e, name)
+	var ref channel.Ref
+	var err error
+	found := false
 	if !sent.Sending.IsZero() && sent.SendingRev == e.Rev {
-		ref, found, absent := r.earlier(ctx, s, set, sent.Sending)
-		if found {
-			r.record(ctx, e.Key, name, "send", nil, func(x *session.Sent) {
-				x.Ref, x.Rev, x.Shown, x.Sending, x.SendingRev = ref, set.Rev, "", time.Time{}, 0
-			})
+		var absent bool
+		ref, found, absent = r.earlier(ctx, s, set, sent.Sending)
+		set.Resent = !found && !absent
+	}
+	if !found {
+		if !r.noteSending(ctx, e.Key, name, set.Rev) {
 			return
 		}
-		set.Resent = !absent
+		ref, err = s.Channel.Send(ctx, set)
 	}
-	if !r.noteSending(ctx, e.Key, name, set.Rev) {
-		return
-	}
-	ref, err := s.Channel.Send(ctx, set)
 	r.record(ctx, e.Key, name, "send", err, func(x *session.Sent) {
 		x.Ref, x.Rev, x.Shown, x.Sending, x.SendingRev = ref, set.Rev, "", time.Time{}, 0
 	})

@@ -204,29 +204,3 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	}
 	return c.Conn.Read(p)
 }
-
-// recent remembers the last n delivery ids.
-type recent struct {
-	mu    sync.Mutex
-	n     int
-	order []string
-	ids   map[string]bool
-}
-
-func newRecent(n int) *recent { return &recent{n: n, ids: map[string]bool{}} }
-
-// add reports whether id is new, and remembers it.
-func (r *recent) add(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ids[id] {
-		return false
-	}
-	r.ids[id] = true
-	r.order = append(r.order, id)
-	if len(r.order) > r.n {
-		delete(r.ids, r.order[0])
-		r.order = r.order[1:]
-	}
-	return true
-}

@@ -138,7 +138,7 @@ type Channel struct {
 	opt  Options
 	api  *api
 	dest string
-	seen *recent
+	seen *channel.Recent
 }
 
 var _ channel.Channel = (*Channel)(nil)
@@ -166,7 +166,7 @@ func New(cfg channel.Config, opt Options) (*Channel, error) {
 		return nil, errors.Join(errs...)
 	}
 	cfg.API = base
-	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: newRecent(256)}, nil
+	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: channel.NewRecent(256)}, nil
 }
 
 // Name implements channel.Channel.

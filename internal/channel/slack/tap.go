@@ -163,7 +163,7 @@ func (c *Channel) take(serving context.Context, acknowledge func(), h channel.Ho
 		return
 	}
 	id := delivery(cb, action)
-	if !c.seen.add(id) {
+	if !c.seen.Add(id) {
 		return // the same click again: it is being, or was, answered
 	}
 	v, set := c.verdict(ctx, h, tok, cb, id)

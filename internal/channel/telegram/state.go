@@ -73,14 +73,7 @@ func loadState(raw json.RawMessage, rev, n int) *state {
 
 func (st *state) seen(id string) bool { return slices.Contains(st.Seen, id) }
 
-func (st *state) see(id string) {
-	if !st.seen(id) {
-		st.Seen = append(st.Seen, id)
-	}
-	if n := len(st.Seen); n > maxSeen {
-		st.Seen = st.Seen[n-maxSeen:]
-	}
-}
+func (st *state) see(id string) { st.Seen = channel.Remember(st.Seen, id, maxSeen) }
 
 // restart gives the set to who, from its first question.
 func (st *state) restart(who channel.Who) {

@@ -50,7 +50,7 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 		// gone out first, "hello?" would be taken for its answer.
 		defer c.heardNow()
 	}
-	if m.ID == "" || c.taken.has(m.ID) {
+	if m.ID == "" || c.taken.Has(m.ID) {
 		return true
 	}
 	h := c.currentHost()
@@ -71,12 +71,12 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 	default:
 		// Reactions, media, a message the person deleted (it comes as
 		// "unsupported"): none is an answer, and none loses one.
-		c.taken.add(m.ID)
+		c.taken.Add(m.ID)
 		return true
 	}
 	ok := c.answer(ctx, h, r)
 	if ok {
-		c.taken.add(m.ID)
+		c.taken.Add(m.ID)
 	}
 	return ok
 }

@@ -60,15 +60,7 @@ func (c *Channel) save(ctx context.Context, h channel.Host, key string, st state
 }
 
 // seen notes a message id taken.
-func (st *state) seen(id string) {
-	if id == "" || slices.Contains(st.Seen, id) {
-		return
-	}
-	st.Seen = append(st.Seen, id)
-	if len(st.Seen) > maxSeen {
-		st.Seen = st.Seen[len(st.Seen)-maxSeen:]
-	}
-}
+func (st *state) seen(id string) { st.Seen = channel.Remember(st.Seen, id, maxSeen) }
 
 // asks returns the question whose message is id, or -1.
 func (st state) asks(id string) int {
@@ -122,36 +114,4 @@ func (k *keyLocks) lock(key string) (unlock func()) {
 	k.mu.Unlock()
 	l.Lock()
 	return l.Unlock
-}
-
-// recent remembers the last message ids taken in this process, to drop a
-// redelivery before anything is looked up.
-type recent struct {
-	mu   sync.Mutex
-	ids  map[string]bool
-	ring []string
-	next int
-}
-
-const recentSize = 1024
-
-func (r *recent) has(id string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ids[id]
-}
-
-func (r *recent) add(id string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ids == nil {
-		r.ids, r.ring = map[string]bool{}, make([]string, recentSize)
-	}
-	if id == "" || r.ids[id] {
-		return
-	}
-	delete(r.ids, r.ring[r.next])
-	r.ring[r.next] = id
-	r.ids[id] = true
-	r.next = (r.next + 1) % recentSize
 }

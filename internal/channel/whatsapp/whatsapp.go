@@ -101,7 +101,7 @@ type Channel struct {
 	hostReady chan struct{} // closed while a Host is set
 
 	locks keyLocks
-	taken recent // message ids taken in this process
+	taken *channel.Recent // message ids taken in this process
 	kick  chan struct{}
 	notes chan note // replies to send from Serve's loop
 
@@ -136,7 +136,7 @@ func NewWith(cfg channel.Config, opts Options) (*Channel, error) {
 		opts.Now = time.Now
 	}
 	c := &Channel{cfg: cfg, to: to, opts: opts, secret: cfg.Secret(envAppSecret), verify: cfg.Secret(envVerifyToken),
-		hostReady: make(chan struct{}), kick: make(chan struct{}, 1), notes: make(chan note, 64)}
+		hostReady: make(chan struct{}), taken: channel.NewRecent(1024), kick: make(chan struct{}, 1), notes: make(chan note, 64)}
 	c.api = &client{api: strings.TrimRight(cfg.API, "/"), phoneID: cfg.Secret(envPhoneID), token: cfg.Secret(envToken),
 		secrets: cfg.Secrets(), http: &http.Client{Timeout: opts.CallTimeout}, now: opts.Now}
 	return c, nil
@@ -276,8 +276,7 @@ func (c *Channel) replyTo(ctx context.Context, r channel.Ref) string {
 // the outcome ("Answered: SQLite — by +16505551234, 14:02") is a reply to
 // the set's message; its buttons are refused from then on by the Host.
 func (c *Channel) Update(ctx context.Context, r channel.Ref, o channel.Outcome) error {
-	_, err := c.sendMessage(ctx, textMessage(c.to, c.replyTo(ctx, r), channel.Cut(ask.DisplayBlock(o.Text), maxBody)), false)
-	return err
+	return c.Reply(ctx, r, o.Text)
 }
 
 // Reply implements channel.Channel: text as a reply to the set's message.
