@@ -102,6 +102,8 @@ func (s Spec) Read(src Sources) (Config, error) {
 	}
 	if c.API, _ = src.value(s.API, false); c.API == "" {
 		c.API = s.DefaultAPI
+	} else if err := checkAPI(s.API.Env, c.API, c.Secrets()); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("%s: %w", s.Name, errors.Join(errs...))
