@@ -108,12 +108,7 @@ type FileMailbox struct {
 }
 
 // Mailbox returns the store's answer mailbox.
-func (st *Store) Mailbox() Mailbox {
-	if st.Backend != nil {
-		return st.Backend.Mailbox()
-	}
-	return &FileMailbox{st: st}
-}
+func (st *Store) Mailbox() Mailbox { return st.backend().Mailbox() }
 
 // dir is the directory holding box's file, after checking that box names
 // one: a session id is an ID (ParseID), a key is a key, so neither can

@@ -133,12 +133,7 @@ func (e *EntryError) Unwrap() error { return e.Err }
 type FileRegistry struct{ st *Store }
 
 // Registry returns the store's registry.
-func (st *Store) Registry() Registry {
-	if st.Backend != nil {
-		return st.Backend.Registry()
-	}
-	return &FileRegistry{st: st}
-}
+func (st *Store) Registry() Registry { return st.backend().Registry() }
 
 func (r *FileRegistry) dir() string { return filepath.Join(r.st.Dir, registryDir) }
 
