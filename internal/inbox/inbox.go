@@ -287,7 +287,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	where := in.elsewhere(sum)
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
-		in.log.answered(sess.Summary(), *set, answers)
+		in.log.answered(sum, *set, answers)
 		err = in.answers.Post(id, *set, session.Delivery{Answers: answers, By: ByPage, At: time.Now()})
 		var first *session.AnsweredError
 		if errors.As(err, &first) {
