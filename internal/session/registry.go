@@ -202,32 +202,11 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 	if err != nil && !errors.Is(err, ErrNoEntry) {
 		return Entry{}, err
 	}
-	before, _ := json.Marshal(e)
-	if err := fn(&e, found); err != nil {
+	e, data, err := ApplyUpdate(key, e, found, r.st.now, fn)
+	if err != nil || data == nil {
 		return e, err
 	}
-	e.Key = key
-	if e.Session != "" {
-		if _, err := ParseID(e.Session); err != nil {
-			return e, fmt.Errorf("registry: %s: its session %w", key, err)
-		}
-	}
-	after, err := json.Marshal(e)
-	if err != nil {
-		return e, fmt.Errorf("registry: encode %s: %w", key, err)
-	}
-	if found && bytes.Equal(before, after) {
-		return e, nil
-	}
-	now := r.st.now()
-	if !found {
-		e.Created = now
-	}
-	e.Updated = now
-	if after, err = json.Marshal(e); err != nil {
-		return e, err
-	}
-	tmp, err := writeTemp(r.dir(), ".put-", append(after, '\n'))
+	tmp, err := writeTemp(r.dir(), ".put-", append(data, '\n'))
 	if err != nil {
 		return e, fmt.Errorf("registry: %w", err)
 	}
@@ -236,6 +215,42 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 		return e, fmt.Errorf("registry: %w", err)
 	}
 	return e, nil
+}
+
+// ApplyUpdate is what every Registry's Update does between reading the
+// entry under key (e; found false and a zero entry when there is none)
+// and writing it back: fn changes it, it keeps key, its session must be
+// an id, and a change is stamped with now (Created too, when new), read
+// only then. data is the entry to write; nil, with the entry left as it
+// was, when fn fails or changes nothing. The entry returned is Update's.
+func ApplyUpdate(key string, e Entry, found bool, now func() time.Time, fn func(e *Entry, found bool) error) (_ Entry, data []byte, _ error) {
+	before, _ := json.Marshal(e)
+	if err := fn(&e, found); err != nil {
+		return e, nil, err
+	}
+	e.Key = key
+	if e.Session != "" {
+		if _, err := ParseID(e.Session); err != nil {
+			return e, nil, fmt.Errorf("registry: %s: its session %w", key, err)
+		}
+	}
+	after, err := json.Marshal(e)
+	if err != nil {
+		return e, nil, fmt.Errorf("registry: encode %s: %w", key, err)
+	}
+	if found && bytes.Equal(before, after) {
+		return e, nil, nil
+	}
+	t := now()
+	if !found {
+		e.Created = t
+	}
+	e.Updated = t
+	data, err = json.Marshal(e)
+	if err != nil {
+		return e, nil, err
+	}
+	return e, data, nil
 }
 
 // List returns every entry, oldest first. A damaged entry is skipped and

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -167,32 +166,8 @@ func (r registry) Update(ctx context.Context, key string, fn func(e *session.Ent
 				return nil, "", err
 			}
 		}
-		before, _ := json.Marshal(e)
-		err := fn(&e, found)
+		e, data, err := session.ApplyUpdate(key, e, found, func() time.Time { return now }, fn)
 		out = e
-		if err != nil {
-			return nil, "", err
-		}
-		e.Key = key
-		if e.Session != "" {
-			if _, err := session.ParseID(e.Session); err != nil {
-				return nil, "", fmt.Errorf("registry: %s: its session %w", key, err)
-			}
-		}
-		after, err := json.Marshal(e)
-		if err != nil {
-			return nil, "", fmt.Errorf("registry: encode %s: %w", key, err)
-		}
-		if found && bytes.Equal(before, after) {
-			out = e
-			return nil, "", nil
-		}
-		if !found {
-			e.Created = now
-		}
-		e.Updated = now
-		out = e
-		data, err := json.Marshal(e)
 		return data, e.Session, err
 	})
 	return out, err
