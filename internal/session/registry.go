@@ -166,18 +166,27 @@ func readEntry(path string) (Entry, error) {
 	if err != nil {
 		return Entry{}, &EntryError{Key: key, Err: fmt.Errorf("registry: %w", err)}
 	}
+	e, err := DecodeEntry(key, data)
+	if err != nil {
+		return Entry{}, &EntryError{Key: key, Session: e.Session, Err: fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)}
+	}
+	return e, nil
+}
+
+// DecodeEntry reads an entry stored under key, as every registry checks
+// it: one that is no JSON, holds another key, or names a session that is
+// not an id is damaged (the error says how; the entry is what could be
+// read of it).
+func DecodeEntry(key string, data []byte) (Entry, error) {
 	var e Entry
-	err = json.Unmarshal(data, &e)
+	err := json.Unmarshal(data, &e)
 	if err == nil && e.Key != key {
 		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), key)
 	}
 	if err == nil && e.Session != "" {
 		_, err = ParseID(e.Session)
 	}
-	if err != nil {
-		return Entry{}, &EntryError{Key: key, Session: e.Session, Err: fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)}
-	}
-	return e, nil
+	return e, err
 }
 
 // Update reads the entry under key (found false and a zero entry when

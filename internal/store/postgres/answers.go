@@ -134,14 +134,7 @@ func (r registry) Get(ctx context.Context, key string) (session.Entry, error) {
 // damaged, so what a forged row says never reaches a resume's command
 // line.
 func (r registry) decode(row Entry) (session.Entry, error) {
-	var e session.Entry
-	err := json.Unmarshal(row.Data, &e)
-	if err == nil && e.Key != row.Key {
-		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), row.Key)
-	}
-	if err == nil && e.Session != "" {
-		_, err = session.ParseID(e.Session)
-	}
+	e, err := session.DecodeEntry(row.Key, row.Data)
 	if err != nil {
 		return session.Entry{}, &session.EntryError{Key: row.Key, Session: row.Session,
 			Err: fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)}
