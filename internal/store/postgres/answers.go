@@ -23,13 +23,8 @@ type mailbox struct{ b *Backend }
 
 // box checks that box names a set: a key is a key, a session an id.
 func (m mailbox) box(box session.Box) (Box, error) {
-	if !channel.ValidKey(box.Key) {
-		return Box{}, fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
-	}
-	if box.Session != "" {
-		if _, err := session.ParseID(box.Session); err != nil {
-			return Box{}, fmt.Errorf("mailbox: %w: %w", session.ErrNotFound, err)
-		}
+	if err := box.Check(); err != nil {
+		return Box{}, err
 	}
 	return Box{Session: box.Session, Key: box.Key}, nil
 }
