@@ -139,13 +139,11 @@ func (in *Inbox) sweep() {
 		if sum.Status != session.StatusWaiting || sum.InUse || in.elsewhere(sum) != "" {
 			continue
 		}
-		for _, w := range sum.Questions {
-			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
-					in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
-				}
-				break
-			}
+		if !in.pageAnswered(sum.ID, sum.Questions) {
+			continue
+		}
+		if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+			in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
 		}
 	}
 }
