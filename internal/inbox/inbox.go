@@ -139,13 +139,11 @@ func (in *Inbox) sweep() {
 		if sum.Status != session.StatusWaiting || sum.InUse || in.elsewhere(sum) != "" {
 			continue
 		}
-		for _, w := range sum.Questions {
-			if d, ok := in.answers.Get(sum.ID, w); ok && d.By == ByPage {
-				if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
-					in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
-				}
-				break
-			}
+		if !in.pageAnswered(sum.ID, sum.Questions) {
+			continue
+		}
+		if id, err := session.ParseID(sum.ID); err == nil { // a session read without error is named by its id
+			in.Resume(id, "an answer given on the page before askuser serve last stopped", resumeArgs...)
 		}
 	}
 }
@@ -287,7 +285,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	where := in.elsewhere(sum)
 	answers, err := answersFromForm(set.Request, r.PostForm, time.Now())
 	if err == nil {
-		in.log.answered(sess.Summary(), *set, answers)
+		in.log.answered(sum, *set, answers)
 		err = in.answers.Post(id, *set, session.Delivery{Answers: answers, By: ByPage, At: time.Now()})
 		var first *session.AnsweredError
 		if errors.As(err, &first) {

@@ -61,8 +61,14 @@ func (in *Inbox) pageAnswerWaits(id session.ID) bool {
 	if err != nil {
 		return false
 	}
-	for _, w := range sess.Summary().Questions {
-		if d, ok := in.answers.Get(string(id), w); ok && d.By == ByPage {
+	return in.pageAnswered(string(id), sess.Waiting())
+}
+
+// pageAnswered reports whether one of sets, of session id, has an answer
+// given on the page waiting in its mailbox.
+func (in *Inbox) pageAnswered(id string, sets []session.Waiting) bool {
+	for _, w := range sets {
+		if d, ok := in.answers.Get(id, w); ok && d.By == ByPage {
 			return true
 		}
 	}

@@ -31,8 +31,10 @@ type Backend interface {
 	// Read returns session id's journal, refusing one past
 	// MaxJournalBytes.
 	Read(id ID) ([]byte, error)
-	// Find returns the ids of the sessions whose id is ref or begins
-	// with it: ref alone when it is one. The Store checks each is an id.
+	// Find returns the names (as List gives them) of the sessions named
+	// ref or beginning with it: ref alone when it is one. The Store
+	// checks each is an id where it needs one (Remove takes a damaged
+	// journal's name as it is).
 	Find(ref string) ([]string, error)
 	// List returns every session's journal, read, with whether a
 	// process holds it; one that cannot be read (not an id, not a

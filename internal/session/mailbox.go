@@ -108,28 +108,33 @@ type FileMailbox struct {
 }
 
 // Mailbox returns the store's answer mailbox.
-func (st *Store) Mailbox() Mailbox {
-	if st.Backend != nil {
-		return st.Backend.Mailbox()
-	}
-	return &FileMailbox{st: st}
-}
+func (st *Store) Mailbox() Mailbox { return st.backend().Mailbox() }
 
 // dir is the directory holding box's file, after checking that box names
 // one: a session id is an ID (ParseID), a key is a key, so neither can
 // name a path outside the state directory.
 func (m *FileMailbox) dir(box Box) (string, error) {
-	if !channel.ValidKey(box.Key) {
-		return "", fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
+	if err := box.Check(); err != nil {
+		return "", err
 	}
 	if box.Session == "" {
 		return filepath.Join(m.st.Dir, mailboxDir), nil
 	}
-	id, err := ParseID(box.Session)
-	if err != nil {
-		return "", fmt.Errorf("mailbox: %w: %w", ErrNotFound, err)
+	return filepath.Join(m.st.SideDir(ID(box.Session)), mailboxDir), nil
+}
+
+// Check reports whether box names a set, as every mailbox checks it: its
+// key is a key, its session (if any) an id.
+func (box Box) Check() error {
+	if !channel.ValidKey(box.Key) {
+		return fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
 	}
-	return filepath.Join(m.st.SideDir(id), mailboxDir), nil
+	if box.Session != "" {
+		if _, err := ParseID(box.Session); err != nil {
+			return fmt.Errorf("mailbox: %w: %w", ErrNotFound, err)
+		}
+	}
+	return nil
 }
 
 // mkdir makes box's directory: a link planted as the session's side

@@ -133,12 +133,7 @@ func (e *EntryError) Unwrap() error { return e.Err }
 type FileRegistry struct{ st *Store }
 
 // Registry returns the store's registry.
-func (st *Store) Registry() Registry {
-	if st.Backend != nil {
-		return st.Backend.Registry()
-	}
-	return &FileRegistry{st: st}
-}
+func (st *Store) Registry() Registry { return st.backend().Registry() }
 
 func (r *FileRegistry) dir() string { return filepath.Join(r.st.Dir, registryDir) }
 
@@ -171,18 +166,27 @@ func readEntry(path string) (Entry, error) {
 	if err != nil {
 		return Entry{}, &EntryError{Key: key, Err: fmt.Errorf("registry: %w", err)}
 	}
+	e, err := DecodeEntry(key, data)
+	if err != nil {
+		return Entry{}, &EntryError{Key: key, Session: e.Session, Err: fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)}
+	}
+	return e, nil
+}
+
+// DecodeEntry reads an entry stored under key, as every registry checks
+// it: one that is no JSON, holds another key, or names a session that is
+// not an id is damaged (the error says how; the entry is what could be
+// read of it).
+func DecodeEntry(key string, data []byte) (Entry, error) {
 	var e Entry
-	err = json.Unmarshal(data, &e)
+	err := json.Unmarshal(data, &e)
 	if err == nil && e.Key != key {
 		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), key)
 	}
 	if err == nil && e.Session != "" {
 		_, err = ParseID(e.Session)
 	}
-	if err != nil {
-		return Entry{}, &EntryError{Key: key, Session: e.Session, Err: fmt.Errorf("registry: %s is damaged (%v); delete it", path, err)}
-	}
-	return e, nil
+	return e, err
 }
 
 // Update reads the entry under key (found false and a zero entry when
@@ -207,32 +211,11 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 	if err != nil && !errors.Is(err, ErrNoEntry) {
 		return Entry{}, err
 	}
-	before, _ := json.Marshal(e)
-	if err := fn(&e, found); err != nil {
+	e, data, err := ApplyUpdate(key, e, found, r.st.now, fn)
+	if err != nil || data == nil {
 		return e, err
 	}
-	e.Key = key
-	if e.Session != "" {
-		if _, err := ParseID(e.Session); err != nil {
-			return e, fmt.Errorf("registry: %s: its session %w", key, err)
-		}
-	}
-	after, err := json.Marshal(e)
-	if err != nil {
-		return e, fmt.Errorf("registry: encode %s: %w", key, err)
-	}
-	if found && bytes.Equal(before, after) {
-		return e, nil
-	}
-	now := r.st.now()
-	if !found {
-		e.Created = now
-	}
-	e.Updated = now
-	if after, err = json.Marshal(e); err != nil {
-		return e, err
-	}
-	tmp, err := writeTemp(r.dir(), ".put-", append(after, '\n'))
+	tmp, err := writeTemp(r.dir(), ".put-", append(data, '\n'))
 	if err != nil {
 		return e, fmt.Errorf("registry: %w", err)
 	}
@@ -241,6 +224,42 @@ func (r *FileRegistry) Update(ctx context.Context, key string, fn func(e *Entry,
 		return e, fmt.Errorf("registry: %w", err)
 	}
 	return e, nil
+}
+
+// ApplyUpdate is what every Registry's Update does between reading the
+// entry under key (e; found false and a zero entry when there is none)
+// and writing it back: fn changes it, it keeps key, its session must be
+// an id, and a change is stamped with now (Created too, when new), read
+// only then. data is the entry to write; nil, with the entry left as it
+// was, when fn fails or changes nothing. The entry returned is Update's.
+func ApplyUpdate(key string, e Entry, found bool, now func() time.Time, fn func(e *Entry, found bool) error) (_ Entry, data []byte, _ error) {
+	before, _ := json.Marshal(e)
+	if err := fn(&e, found); err != nil {
+		return e, nil, err
+	}
+	e.Key = key
+	if e.Session != "" {
+		if _, err := ParseID(e.Session); err != nil {
+			return e, nil, fmt.Errorf("registry: %s: its session %w", key, err)
+		}
+	}
+	after, err := json.Marshal(e)
+	if err != nil {
+		return e, nil, fmt.Errorf("registry: encode %s: %w", key, err)
+	}
+	if found && bytes.Equal(before, after) {
+		return e, nil, nil
+	}
+	t := now()
+	if !found {
+		e.Created = t
+	}
+	e.Updated = t
+	data, err = json.Marshal(e)
+	if err != nil {
+		return e, nil, err
+	}
+	return e, data, nil
 }
 
 // List returns every entry, oldest first. A damaged entry is skipped and

@@ -35,9 +35,12 @@ func (st *Store) Remove(ref string) (string, error) {
 	id, err := st.find(ref)
 	name := string(id)
 	if err != nil {
-		// A damaged journal is listed under a name that may be no id.
-		list, lerr := b.List()
-		if lerr != nil || !validName(ref) || !slices.ContainsFunc(list, func(s Stored) bool { return s.Name == ref }) {
+		// A damaged journal is listed under a name that may be no id:
+		// Find names it too, without reading every journal as List does.
+		if !validName(ref) {
+			return "", err
+		}
+		if found, ferr := b.Find(ref); ferr != nil || !slices.Contains(found, ref) {
 			return "", err
 		}
 		name = ref

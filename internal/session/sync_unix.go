@@ -4,6 +4,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -103,18 +104,15 @@ func flock(fd, how int) error {
 }
 
 // holdLock takes an exclusive lock on the lock file at path without
-// waiting. held is true, and release nil, when another process (or
-// another open of the file in this one) holds it already.
+// waiting (statefile.TryLock). held is true, and release nil, when
+// another process (or another open of the file in this one) holds it
+// already.
 func holdLock(path string) (release func(), held bool, err error) {
-	f, err := statefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, false, err
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if err == unix.EWOULDBLOCK {
-			return nil, true, nil
-		}
+	f, err := statefile.TryLock(path)
+	switch {
+	case errors.Is(err, statefile.ErrLocked):
+		return nil, true, nil
+	case err != nil:
 		return nil, false, err
 	}
 	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, false, nil

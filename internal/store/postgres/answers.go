@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,13 +23,8 @@ type mailbox struct{ b *Backend }
 
 // box checks that box names a set: a key is a key, a session an id.
 func (m mailbox) box(box session.Box) (Box, error) {
-	if !channel.ValidKey(box.Key) {
-		return Box{}, fmt.Errorf("mailbox: %s is not a question set's key", ask.Excerpt(box.Key))
-	}
-	if box.Session != "" {
-		if _, err := session.ParseID(box.Session); err != nil {
-			return Box{}, fmt.Errorf("mailbox: %w: %w", session.ErrNotFound, err)
-		}
+	if err := box.Check(); err != nil {
+		return Box{}, err
 	}
 	return Box{Session: box.Session, Key: box.Key}, nil
 }
@@ -135,14 +129,7 @@ func (r registry) Get(ctx context.Context, key string) (session.Entry, error) {
 // damaged, so what a forged row says never reaches a resume's command
 // line.
 func (r registry) decode(row Entry) (session.Entry, error) {
-	var e session.Entry
-	err := json.Unmarshal(row.Data, &e)
-	if err == nil && e.Key != row.Key {
-		err = fmt.Errorf("it holds the set %s, not %s", ask.Excerpt(e.Key), row.Key)
-	}
-	if err == nil && e.Session != "" {
-		_, err = session.ParseID(e.Session)
-	}
+	e, err := session.DecodeEntry(row.Key, row.Data)
 	if err != nil {
 		return session.Entry{}, &session.EntryError{Key: row.Key, Session: row.Session,
 			Err: fmt.Errorf("registry: the entry %s in %s is damaged (%v); delete its row of the registry table", row.Key, r.b.db.shown, err)}
@@ -167,32 +154,8 @@ func (r registry) Update(ctx context.Context, key string, fn func(e *session.Ent
 				return nil, "", err
 			}
 		}
-		before, _ := json.Marshal(e)
-		err := fn(&e, found)
+		e, data, err := session.ApplyUpdate(key, e, found, func() time.Time { return now }, fn)
 		out = e
-		if err != nil {
-			return nil, "", err
-		}
-		e.Key = key
-		if e.Session != "" {
-			if _, err := session.ParseID(e.Session); err != nil {
-				return nil, "", fmt.Errorf("registry: %s: its session %w", key, err)
-			}
-		}
-		after, err := json.Marshal(e)
-		if err != nil {
-			return nil, "", fmt.Errorf("registry: encode %s: %w", key, err)
-		}
-		if found && bytes.Equal(before, after) {
-			out = e
-			return nil, "", nil
-		}
-		if !found {
-			e.Created = now
-		}
-		e.Updated = now
-		out = e
-		data, err := json.Marshal(e)
 		return data, e.Session, err
 	})
 	return out, err
