@@ -36,7 +36,11 @@ func TestLastPassShowsTheOutcome(t *testing.T) {
 	key := relay.Key("", "ask_last", time.Time{})
 	// The relay records the send; then the tick is made long, so only the
 	// last pass can show what follows.
+	deadline := time.Now().Add(limit)
 	for e, _ := rg.st.Registry().Get(context.Background(), key); e.Sent[channeltest.Name] == nil || len(e.Sent[channeltest.Name].Ref) == 0; e, _ = rg.st.Registry().Get(context.Background(), key) {
+		if time.Now().After(deadline) {
+			t.Fatal("the relay never recorded the send")
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	rg.stop()
@@ -45,7 +49,7 @@ func TestLastPassShowsTheOutcome(t *testing.T) {
 	rg.start()
 	// The answer comes while the new relay serves the channel: one
 	// stopped before it held the channel has served nothing.
-	for deadline := time.Now().Add(limit); !rg.relay.Holds(channeltest.Name); time.Sleep(time.Millisecond) {
+	for deadline = time.Now().Add(limit); !rg.relay.Holds(channeltest.Name); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the restarted relay never held the channel")
 		}
