@@ -106,7 +106,12 @@ func (m *Mailboxed) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, err
 		return m.settle(ctx, box, req, res)
 	case d := <-mailed:
 		cancel(fmt.Errorf("answered by %s", ask.Display(d.By)))
-		<-inner // the prompt it withdrew has restored the terminal
+		// The prompt it withdrew has restored the terminal. Inner may
+		// have been answered just as d arrived: the person is told that
+		// d won over what they gave.
+		if res := <-inner; res.err == nil {
+			m.noteWinner(d, res.answers)
+		}
 		return fit(d, req)
 	}
 }
@@ -129,15 +134,22 @@ func (m *Mailboxed) settle(ctx context.Context, box session.Box, req ask.Request
 	var first *session.AnsweredError
 	switch {
 	case errors.As(err, &first):
-		if m.Note != nil && !sameAnswers(first.First.Answers, res.answers) {
-			m.Note(fmt.Sprintf("already answered by %s at %s: going on with that answer (%s)",
-				ask.Display(first.First.By), first.First.At.Local().Format("15:04"), channel.Summary(first.First.Answers)))
-		}
+		m.noteWinner(first.First, res.answers)
 		return fit(first.First, req)
 	case err != nil && m.Note != nil:
 		m.Note("the answer could not be recorded in the mailbox (" + err.Error() + "); going on with it")
 	}
 	return res.answers, nil
+}
+
+// noteWinner tells the person that won, posted by someone else, is used
+// instead of mine, the answers they gave.
+func (m *Mailboxed) noteWinner(won session.Delivery, mine []ask.Answer) {
+	if m.Note == nil || len(mine) == 0 || sameAnswers(won.Answers, mine) {
+		return
+	}
+	m.Note(fmt.Sprintf("already answered by %s at %s: going on with that answer (%s)",
+		ask.Display(won.By), won.At.Local().Format("15:04"), channel.Summary(won.Answers)))
 }
 
 // sameAnswers reports whether a and b are the same answers, who gave

@@ -42,7 +42,9 @@ func TestMailboxedDoesNotCallATapAnotherAnswer(t *testing.T) {
 
 // An answer posted elsewhere while the terminal asked wins over the
 // terminal's: Mailboxed goes on with it, and tells the person whose it
-// was.
+// was. Either of Mailboxed's two waits may see bob's answer first (the
+// mailbox's, or the post of the terminal's answer finding it there); the
+// person is told in both.
 func TestMailboxedSaysWhoseAnswerWon(t *testing.T) {
 	rg := newRig(t, rigOptions{})
 	var notes []string
