@@ -336,7 +336,7 @@ func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
 		kind.code(a, ws, redirs)
 		return
 	}
-	a.wrapped(c, ws, kind.wrapper)
+	a.wrapped(c, ws, redirs, kind.wrapper)
 }
 
 // nameForms are the texts a deny rule also sees when the command's name

@@ -101,8 +101,10 @@ func commandKind(name word) kind {
 // folder, or zsh's = (=rm runs rm).
 func commandBase(name word) string { return strings.TrimPrefix(path.Base(name.value), "=") }
 
-// wrapped reads a wrapper and the command it runs.
-func (a *shellReader) wrapped(c shellCmd, ws []word, w *wrapper) {
+// wrapped reads a wrapper and the command it runs. The wrapper's
+// redirections are the command's too: it inherits them (sudo bash
+// /dev/stdin <<< 'code' feeds bash the code).
+func (a *shellReader) wrapped(c shellCmd, ws []word, redirs []*syntax.Redirect, w *wrapper) {
 	name := clip(ws[0].text)
 	inner, ok, sets := w.parse(ws)
 	if sets {
@@ -114,14 +116,14 @@ func (a *shellReader) wrapped(c shellCmd, ws []word, w *wrapper) {
 	case ok && w.transparent:
 		c.denyOnly = true
 		a.add(c)
-		a.simple(ws[inner:], nil)
+		a.simple(ws[inner:], redirs)
 	case ok:
 		a.add(c)
-		a.simple(ws[inner:], nil)
+		a.simple(ws[inner:], redirs)
 	default:
 		a.uncover("it runs a command through " + name + " in a way askuser does not read")
 		a.add(c)
-		a.everyReading(ws)
+		a.everyReading(ws, redirs)
 	}
 }
 
@@ -203,7 +205,7 @@ const maxReadings = 16
 // everyReading gives deny and ask rules each command the words could run:
 // the words from each later position on, and each written-out argument
 // read as code (ssh host 'rm -rf x').
-func (a *shellReader) everyReading(ws []word) {
+func (a *shellReader) everyReading(ws []word, redirs []*syntax.Redirect) {
 	was := a.denyOnly
 	a.denyOnly = true
 	defer func() { a.denyOnly = was }()
@@ -212,7 +214,7 @@ func (a *shellReader) everyReading(ws []word) {
 	}
 	for j := 1; j < len(ws) && j <= maxReadings; j++ {
 		if ws[j].literal && !strings.HasPrefix(ws[j].value, "-") {
-			a.simple(ws[j:], nil)
+			a.simple(ws[j:], redirs)
 		}
 		if ws[j].literal && strings.ContainsAny(ws[j].value, " \t\n;&|") {
 			a.code(ws[j].value)

@@ -20,10 +20,17 @@ func TestShellReadingItsInputIsCode(t *testing.T) {
 		"relative, after cd /dev":     "cd /dev && bash stdin <<< 'rm -rf x'",
 		"relative, after cd /":        "cd / && bash dev/stdin <<< 'rm -rf x'",
 		"relative, after cd /dev, .":  "cd /dev && . ./stdin <<< 'rm -rf x'",
+		"sudo -D into /dev":           "sudo -D /dev bash stdin <<< 'rm -rf x'",
+		"sudo --chdir into /dev/fd":   "sudo --chdir=/dev/fd bash 0 <<< 'rm -rf x'",
+		"sudo -D into /proc/self":     "sudo -D/proc/self bash -- fd/0 <<< 'rm -rf x'",
+		"through sudo":                "sudo bash /dev/stdin <<< 'rm -rf x'",
+		"through nice, -s":            "nice -n 5 bash -s <<< 'rm -rf x'",
+		"through env, a here-doc":     "env bash - <<EOF\nrm -rf x\nEOF",
+		"through ssh":                 "ssh host bash -s <<< 'rm -rf x'",
 		"by a pipe":                   "echo 'rm -rf x' | bash /dev/stdin",
 		"from a file, no script name": "bash < script.sh",
 	}
-	allow := Policy{Allow: mustRules(t, "Bash(bash:*) Bash(sh:*) Bash(zsh:*) Bash(source:*) Bash(.:*) Bash(cd:*) Bash(echo:*)")}
+	allow := Policy{Allow: mustRules(t, "Bash(bash:*) Bash(sh:*) Bash(zsh:*) Bash(source:*) Bash(.:*) Bash(cd:*) Bash(echo:*) Bash(sudo:*) Bash(nice:*) Bash(env:*) Bash(ssh:*)")}
 	deny := Policy{Deny: mustRules(t, "Bash(rm:*)"), Mode: ModeBypass}
 	for how, line := range feed {
 		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
@@ -35,7 +42,7 @@ func TestShellReadingItsInputIsCode(t *testing.T) {
 		}
 	}
 	// A script file is a command like any other, whatever its input.
-	for _, line := range []string{"bash ./build.sh", "bash build.sh <<< 'yes'", "sh scripts/test.sh < /dev/null", "source ./env.sh", ". env.sh", "cd sub && bash ./build.sh"} {
+	for _, line := range []string{"bash ./build.sh", "bash build.sh <<< 'yes'", "sh scripts/test.sh < /dev/null", "source ./env.sh", ". env.sh", "cd sub && bash ./build.sh", "sudo -D /tmp bash build.sh"} {
 		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
 		if d, decided := allow.Decide(req, nil); !decided || !d.Allow {
 			t.Errorf("%q: decided %v %+v; want it allowed", line, decided, d)
