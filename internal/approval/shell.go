@@ -2,6 +2,7 @@ package approval
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -18,8 +19,10 @@ import (
 //     covered;
 //   - a deny or ask rule matches when any command the line would run
 //     matches it, wherever it is: after && or |, inside $(…), inside
-//     bash -c '…' or eval when the code is written out, behind sudo, xargs,
-//     env, nice, timeout, find -exec, or named by a path (/bin/rm).
+//     bash -c '…' or eval when the code is written out, in a here-document
+//     or here-string a shell reads (given to it, or to a block, loop,
+//     function or wrapper around it), behind sudo, xargs, env, nice,
+//     timeout, find -exec, or named by a path (/bin/rm).
 //
 // Either way a line that cannot be read does not get through: at worst a
 // person is asked.
@@ -87,6 +90,13 @@ type shellReader struct {
 	denyOnly bool
 	// budget is what is left of shellBudget.
 	budget int
+	// inherited are the redirections of the compound commands around the
+	// one being read ({ bash -s; } <<< 'code'): the commands inside
+	// inherit them.
+	inherited []*syntax.Redirect
+	// funcs are the functions the line defines, by name: a call to one
+	// runs its body with the call's redirections.
+	funcs map[string]*syntax.Stmt
 }
 
 // spend takes n bytes from the budget; once it is spent the reading stops
@@ -177,12 +187,16 @@ func (a *shellReader) stmt(s *syntax.Stmt) {
 	for _, r := range s.Redirs {
 		a.redirect(r)
 	}
+	redirs := append(slices.Clip(a.inherited), s.Redirs...)
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
-		a.call(call, s.Redirs)
+		a.call(call, redirs)
 		return
 	}
 	if s.Cmd != nil {
+		was := a.inherited
+		a.inherited = redirs
 		a.command(s.Cmd)
+		a.inherited = was
 	}
 }
 
@@ -219,6 +233,10 @@ func (a *shellReader) command(c syntax.Command) {
 		}
 	case *syntax.FuncDecl:
 		a.uncover("it defines a function, which can stand in for any command name")
+		if a.funcs == nil {
+			a.funcs = map[string]*syntax.Stmt{}
+		}
+		a.funcs[c.Name.Value] = c.Body
 		a.stmt(c.Body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
@@ -308,6 +326,29 @@ func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		ws[i] = readWord(w)
 	}
 	a.simple(ws, redirs)
+	if body := a.funcs[ws[0].value]; body != nil && ws[0].literal && feedsCode(redirs) {
+		a.calledFunc(body, redirs)
+	}
+}
+
+// calledFunc reads, for deny and ask rules, a function's body again as a
+// call runs it: with the call's redirections (f <<< 'code', where f runs
+// bash -s).
+func (a *shellReader) calledFunc(body *syntax.Stmt, redirs []*syntax.Redirect) {
+	if a.budget < 0 || len(a.line.cmds) >= maxShellCmds {
+		a.stop("it calls its functions too often to read") // f() { f <<< x; f <<< x; } would read 2^depth bodies
+		return
+	}
+	was, wasInherited := a.denyOnly, a.inherited
+	a.denyOnly, a.inherited = true, redirs
+	a.nested([]*syntax.Stmt{body})
+	a.denyOnly, a.inherited = was, wasInherited
+}
+
+// feedsCode reports whether redirs write out what a command reads: a
+// here-document or a here-string.
+func feedsCode(redirs []*syntax.Redirect) bool {
+	return slices.ContainsFunc(redirs, func(r *syntax.Redirect) bool { return r.Hdoc != nil || r.Op == syntax.WordHdoc })
 }
 
 // simple reads the words of one simple command: the command as an allow

@@ -42,6 +42,7 @@ func TestShellReadingIsBounded(t *testing.T) {
 		"long words":      {strings.Repeat("ssh ", 15) + strings.Repeat(long+" ", 4), 4 * 16},
 		"nested bash -c":  {nestBashC(12, text), 16},
 		"wrapped":         {strings.Repeat("nice ", 15) + "git status " + text, 16},
+		"functions fed":   {"f() { " + strings.Repeat("f <<< x; ", 8) + "}; f <<< x; git status " + text, 16},
 	} {
 		got := allocatedBy(func() { readShell(c.line) })
 		t.Logf("%s: %.1f parses", name, float64(got)/float64(parse))

@@ -313,7 +313,7 @@ func (a *shellReader) writtenCode(args []word, redirs []*syntax.Redirect) {
 // -okdir (up to ; or +) run too, and must be allowed as well. A word not
 // written out may be -exec itself ("$_", or ${IFS} splitting one word
 // into several), so then no allow rule covers the line.
-func findExec(a *shellReader, ws []word, _ []*syntax.Redirect) {
+func findExec(a *shellReader, ws []word, redirs []*syntax.Redirect) {
 	for _, w := range ws[1:] {
 		if !w.literal {
 			a.uncover("find's arguments are not all written out (" + clip(w.text) + "), so askuser cannot tell what its -exec runs")
@@ -331,7 +331,7 @@ func findExec(a *shellReader, ws []word, _ []*syntax.Redirect) {
 			end++
 		}
 		if end > i+1 {
-			a.simple(ws[i+1:end], nil)
+			a.simple(ws[i+1:end], redirs) // it inherits find's input
 		}
 		i = end
 	}

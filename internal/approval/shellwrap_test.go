@@ -27,10 +27,16 @@ func TestShellReadingItsInputIsCode(t *testing.T) {
 		"through nice, -s":            "nice -n 5 bash -s <<< 'rm -rf x'",
 		"through env, a here-doc":     "env bash - <<EOF\nrm -rf x\nEOF",
 		"through ssh":                 "ssh host bash -s <<< 'rm -rf x'",
+		"fed to a block":              "{ bash -s; } <<< 'rm -rf x'",
+		"fed to a subshell":           "( sudo sh ) <<< 'rm -rf x'",
+		"fed to an if":                "if true; then bash; fi <<< 'rm -rf x'",
+		"fed to a loop":               "for i in 1; do sh; done <<EOF\nrm -rf x\nEOF",
+		"fed to a function":           "f() { bash -s; }; f <<< 'rm -rf x'",
+		"fed to find -exec":           "find . -maxdepth 0 -exec bash -s ';' <<< 'rm -rf x'",
 		"by a pipe":                   "echo 'rm -rf x' | bash /dev/stdin",
 		"from a file, no script name": "bash < script.sh",
 	}
-	allow := Policy{Allow: mustRules(t, "Bash(bash:*) Bash(sh:*) Bash(zsh:*) Bash(source:*) Bash(.:*) Bash(cd:*) Bash(echo:*) Bash(sudo:*) Bash(nice:*) Bash(env:*) Bash(ssh:*)")}
+	allow := Policy{Allow: mustRules(t, "Bash(bash:*) Bash(sh:*) Bash(zsh:*) Bash(source:*) Bash(.:*) Bash(cd:*) Bash(echo:*) Bash(sudo:*) Bash(nice:*) Bash(env:*) Bash(ssh:*) Bash(find:*)")}
 	deny := Policy{Deny: mustRules(t, "Bash(rm:*)"), Mode: ModeBypass}
 	for how, line := range feed {
 		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
