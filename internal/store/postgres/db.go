@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -47,7 +49,7 @@ func IsURL(s string) bool {
 // password.
 func Open(ctx context.Context, rawURL string) (*DB, error) {
 	shown, password := Redact(rawURL)
-	shown = ask.Excerpt(shown)
+	shown = named(shown)
 	if !IsURL(rawURL) {
 		return nil, fmt.Errorf("%s is not a PostgreSQL URL: the store is postgres://user:password@host:port/database", shown)
 	}
@@ -119,6 +121,23 @@ func (db *DB) connect(ctx context.Context) (*pgx.Conn, error) {
 		return nil, db.errorf("connect", err)
 	}
 	return c, nil
+}
+
+// namedChars is how long a store's name in messages may be before it is
+// cut: enough for a host's full name, a socket's folder, a database and
+// its settings.
+const namedChars = 4 * ask.ExcerptChars
+
+// named is how messages quote a store's URL, without its password
+// (Redact): quoted, a socket's folder (host=/run/postgresql) with its
+// slashes, and cut only past namedChars.
+func named(shown string) string {
+	// A slash needs no escape in a query.
+	s := strings.ReplaceAll(shown, "%2F", "/")
+	if utf8.RuneCountInString(s) > namedChars {
+		return ask.Excerpt(s)
+	}
+	return strconv.Quote(s)
 }
 
 // Redact returns rawURL without its password, and the password. A URL

@@ -138,3 +138,20 @@ func exec(t *testing.T, url, sql string) (string, error) {
 	db := url[strings.Index(url, "@/")+2 : strings.Index(url, "?")]
 	return srv.SQL(db, sql)
 }
+
+// Messages name a store in full, without its password, even when its URL
+// is long, as a socket's folder makes it.
+func TestStoreNamedInFull(t *testing.T) {
+	dir := "/tmp/askuser-team-store-of-the-build-machines/" + strings.Repeat("s", 40)
+	_, err := Open(ctxT(t), "postgres://alice:pw@/team?host="+dir+"&sslmode=disable&connect_timeout=1&application_name=ci")
+	if err == nil {
+		t.Fatal("opened a store whose socket folder does not exist")
+	}
+	want := `"postgres://alice@/team?application_name=ci&connect_timeout=1&host=` + dir + `&sslmode=disable"`
+	if msg := err.Error(); !strings.Contains(msg, want) || strings.Contains(msg, "pw") {
+		t.Errorf("error %q: want the store named %s, without its password", msg, want)
+	}
+	if got := named(strings.Repeat("x", 300)); !strings.Contains(got, "(300 characters)") {
+		t.Errorf("a name of 300 characters is shown as %s; want it cut", got)
+	}
+}
