@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/textdist"
 )
 
 // ErrBadAnswers marks an answers file that is broken rather than
@@ -348,7 +349,7 @@ func nearMiss(entries []entry, matched []*entry, q ask.Question) *entry {
 		if slices.Contains(matched, e) || want == "" {
 			continue
 		}
-		if d := editDistance(ask.FoldKey(e.key), want); d > 0 && d <= 2 {
+		if d := textdist.Distance(ask.FoldKey(e.key), want); d > 0 && d <= 2 {
 			return e
 		}
 	}

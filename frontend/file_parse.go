@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/textdist"
 )
 
 // The answers file is read through goccy/go-yaml's AST rather than decoded
@@ -380,31 +381,9 @@ func suggest(key string, known []string, synonyms map[string]string) string {
 		return fmt.Sprintf("did you mean %q?", s)
 	}
 	for _, s := range known {
-		if editDistance(k, s) <= 2 {
+		if textdist.Distance(k, s) <= 2 {
 			return fmt.Sprintf("did you mean %q?", s)
 		}
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

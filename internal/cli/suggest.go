@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/textdist"
 )
 
 // nearest returns the candidates a mistyped word most likely meant: those
@@ -38,7 +39,7 @@ func nearest(typed string, candidates []string) []string {
 		if abs(n-len([]rune(c))) > limit {
 			continue // at least that many edits apart: not worth the table (a 100 KB word)
 		}
-		d := editDistance(typed, c)
+		d := textdist.Distance(typed, c)
 		switch {
 		case d > limit || d > best || slices.Contains(out, c):
 		case d < best:
@@ -54,34 +55,6 @@ func nearest(typed string, candidates []string) []string {
 }
 
 func abs(n int) int { return max(n, -n) }
-
-// editDistance is the optimal-string-alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of neighbours
-// each count one, so "anwsers" is one edit from "answers".
-func editDistance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	d := make([][]int, len(x)+1)
-	for i := range d {
-		d[i] = make([]int, len(y)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(x)][len(y)]
-}
 
 // didYouMean words the suggestions: "did you mean run?", or "" for none.
 func didYouMean(suggestions []string) string {

@@ -31,17 +31,3 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"run", "run", 0}, {"rn", "run", 1}, {"anwsers", "answers", 1},
-		{"frontnd", "frontend", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"é", "e", 1},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
