@@ -147,6 +147,12 @@ func (c *Channel) classify(method string, err error) error {
 	}
 	e.refused = e.code == http.StatusBadRequest || e.code == http.StatusUnauthorized ||
 		e.code == http.StatusForbidden || e.code == http.StatusNotFound
+	return e.worded()
+}
+
+// worded words the errors a person fixes in askuser's settings (a token
+// refused, a wrong API URL) as what to do.
+func (e *apiError) worded() *apiError {
 	switch e.code {
 	case http.StatusUnauthorized:
 		e.text = "Telegram refused TELEGRAM_BOT_TOKEN (" + e.text + "): copy the token again from @BotFather"
@@ -202,8 +208,9 @@ func (c *Channel) getUpdates(ctx context.Context, offset int64, wait time.Durati
 		Description string          `json:"description"`
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &apiError{method: method, code: resp.StatusCode,
+		e := &apiError{method: method, code: resp.StatusCode,
 			text: fmt.Sprintf("answered %s, not the Bot API's JSON: %s", resp.Status, channel.Cut(c.redact(string(data)), 200))}
+		return nil, e.worded()
 	}
 	if !r.OK {
 		e := &apiError{method: method, code: r.ErrorCode, text: c.redact(r.Description)}
@@ -211,7 +218,7 @@ func (c *Channel) getUpdates(ctx context.Context, offset int64, wait time.Durati
 			e.retry = time.Duration(max(retryAfter(data), 1)) * time.Second
 			e.until = c.gate.hold(method, e.retry)
 		}
-		return nil, e
+		return nil, e.worded()
 	}
 	return r.Result, nil
 }

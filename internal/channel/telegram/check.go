@@ -47,7 +47,7 @@ func checkError(err error) error {
 	var why string
 	switch {
 	case ae.code == http.StatusUnauthorized:
-		why = "bad token: Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather"
+		return errors.New("bad token: " + ae.text) // apiError words it
 	case strings.Contains(d, "chat not found"):
 		why = "unknown chat: ASKUSER_TELEGRAM_CHAT is not a chat this bot can write to; for a person's chat, open the bot in Telegram and press Start; for a group, add the bot to it"
 	case strings.Contains(d, "bot was blocked by the user"):

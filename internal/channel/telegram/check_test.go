@@ -21,7 +21,7 @@ func TestCheck(t *testing.T) {
 		token      string
 	}{
 		{name: "ok", setup: func(s *telegramfake.Server) { s.AddChat(1001, "private") }},
-		{name: "bad token", token: "1:not-this-bots-token-at-all-0123456789", want: "bad token: Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather"},
+		{name: "bad token", token: "1:not-this-bots-token-at-all-0123456789", want: "bad token: Telegram refused TELEGRAM_BOT_TOKEN (Unauthorized): copy the token again from @BotFather"},
 		{name: "unknown chat", want: "unknown chat: ASKUSER_TELEGRAM_CHAT is not a chat this bot can write to"},
 		{name: "blocked", want: "the user blocked the bot: open the bot in Telegram, unblock it and press Start",
 			setup: func(s *telegramfake.Server) {

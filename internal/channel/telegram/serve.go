@@ -81,10 +81,8 @@ func fatal(err error) error {
 		return nil
 	}
 	switch {
-	case ae.code == http.StatusUnauthorized:
-		return errors.New("Telegram refused TELEGRAM_BOT_TOKEN: copy the token again from @BotFather")
-	case ae.code == http.StatusNotFound:
-		return errors.New("the Bot API answered Not Found: check ASKUSER_TELEGRAM_API_URL and TELEGRAM_BOT_TOKEN")
+	case ae.code == http.StatusUnauthorized || ae.code == http.StatusNotFound:
+		return errors.New(ae.text) // worded for the person by apiErr
 	case ae.code == http.StatusConflict && strings.Contains(strings.ToLower(ae.text), "webhook"):
 		return errors.New("the bot has a webhook set, and askuser polls for updates: remove the webhook (deleteWebhook) or use another bot")
 	}
