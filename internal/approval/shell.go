@@ -252,7 +252,7 @@ func (a *shellReader) command(c syntax.Command) {
 		a.words(c)
 	case *syntax.DeclClause:
 		a.uncover("it sets a variable (" + c.Variant.Value + "), which can change what a later command runs")
-		a.words(c)
+		a.assigns(c.Args)
 	case *syntax.CoprocClause:
 		a.uncover("it starts a coprocess, beyond the call")
 		a.stmt(c.Stmt)
@@ -309,9 +309,7 @@ func (a *shellReader) nested(list []*syntax.Stmt) {
 
 // call reads a simple command.
 func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
-	for _, as := range c.Assigns {
-		a.words(as)
-	}
+	a.assigns(c.Assigns)
 	if len(c.Assigns) > 0 {
 		// PATH=. git status runs ./git; GIT_PAGER, LD_PRELOAD and BASH_ENV
 		// run anything. Deny rules still see the command.
@@ -329,6 +327,30 @@ func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	if body := a.funcs[ws[0].value]; body != nil && ws[0].literal && feedsCode(redirs) {
 		a.calledFunc(body, redirs)
 	}
+}
+
+// assigns reads variables set for a command or by export, declare and
+// the like. A value written out that reads as code is read as code by
+// deny and ask rules: many variables are run (PROMPT_COMMAND,
+// GIT_SSH_COMMAND, PAGER).
+func (a *shellReader) assigns(list []*syntax.Assign) {
+	for _, as := range list {
+		a.words(as)
+		if as.Value == nil {
+			continue
+		}
+		if w := readWord(as.Value); w.literal && strings.ContainsAny(w.value, " \t\n;&|") {
+			a.denyCode(w.value)
+		}
+	}
+}
+
+// denyCode reads src as code for deny and ask rules only.
+func (a *shellReader) denyCode(src string) {
+	was := a.denyOnly
+	a.denyOnly = true
+	a.code(src)
+	a.denyOnly = was
 }
 
 // calledFunc reads, for deny and ask rules, a function's body again as a
@@ -360,9 +382,14 @@ func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
 	}
 	name := ws[0]
 	c := shellCmd{text: joinWords(ws), prefix: commandPrefix(ws), glob: name.glob}
-	if !name.literal {
-		a.uncover("the command's name is not written out (" + clip(name.text) + "), so no rule can tell what it runs")
-	} else {
+	switch {
+	case name.glob != "":
+		a.uncover("the command's name is a pattern (" + clip(name.text) + "), so no rule can tell what it runs")
+	case !name.literal:
+		// $RM, "$@", ~/bin/rm, {rm,-rf,x}: a deny rule cannot see it
+		// either, so the line is asked about even under bypassPermissions.
+		a.stop("the command's name is not written out (" + clip(name.text) + "), so no rule can tell what it runs")
+	default:
 		c.seen = nameForms(name.value, ws[1:])
 	}
 	kind := commandKind(name)

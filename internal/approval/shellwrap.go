@@ -83,6 +83,8 @@ func commandKind(name word) kind {
 		return kind{code: sourceCode}
 	case base == "trap":
 		return kind{code: trapCode}
+	case base == "alias" || base == "hash" || base == "enable":
+		return kind{code: renameCode}
 	case base == "find":
 		return kind{code: findExec}
 	case slices.Contains(shells, base):
@@ -218,8 +220,25 @@ func (a *shellReader) everyReading(ws []word, redirs []*syntax.Redirect) {
 		}
 		if ws[j].literal && strings.ContainsAny(ws[j].value, " \t\n;&|") {
 			a.code(ws[j].value)
+			if v := optionValue(ws[j].value); v != "" {
+				a.code(v) // env -S 'rm -rf x', --split-string=…
+			}
 		}
 	}
+}
+
+// optionValue is the value written in an option's own word: what follows
+// = in --name=value, or the first letter in -Xvalue; "" for a word that is
+// no option.
+func optionValue(v string) string {
+	switch {
+	case strings.HasPrefix(v, "--"):
+		_, value, _ := strings.Cut(v, "=")
+		return value
+	case len(v) > 2 && v[0] == '-':
+		return v[2:]
+	}
+	return ""
 }
 
 // shellCode reads sh, bash and the like. Running a script file (bash
@@ -284,6 +303,42 @@ func evalCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
 func trapCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
 	a.uncover("it sets code to run on a signal (trap)")
 	a.writtenCode(ws[1:], nil)
+}
+
+// renameCode reads the builtins that change what a command's name runs:
+// alias (alias ls='rm -rf'), hash -p (hash -p /bin/rm ls) and enable
+// (enable -n echo; enable -f lib.so loads a builtin). No allow rule covers
+// them; deny and ask rules read an alias's value as code and hash's path
+// as the command it now runs, and a builtin loaded from a file is code no
+// rule can read.
+func renameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
+	base := commandBase(ws[0])
+	if len(ws) == 1 || base == "hash" && !slices.ContainsFunc(ws[1:], isOption("p")) {
+		return // listing what there is, or hash remembering a path
+	}
+	a.uncover("it changes what a command's name runs (" + clip(ws[0].text) + ")")
+	for i, w := range ws[1:] {
+		switch {
+		case !w.literal:
+			a.stop("it changes what a command's name runs (" + clip(ws[0].text) + ") to something not written out")
+		case base == "alias":
+			if _, value, ok := strings.Cut(w.value, "="); ok {
+				a.denyCode(value)
+			}
+		case base == "hash" && i > 0 && isOption("p")(ws[i]):
+			a.denyCode(quoted(w.value))
+		case base == "enable" && isOption("f")(w):
+			a.stop("it loads a builtin from a file (" + clip(joinWords(ws)) + "), code no rule can read")
+		}
+	}
+}
+
+// isOption returns a check that a word is a cluster of short options that
+// includes letter (-p, -rp).
+func isOption(letter string) func(word) bool {
+	return func(w word) bool {
+		return w.literal && len(w.value) > 1 && w.value[0] == '-' && w.value[1] != '-' && strings.Contains(w.value[1:], letter)
+	}
 }
 
 // writtenCode reads, for deny and ask rules, code written out in words

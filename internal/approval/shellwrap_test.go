@@ -55,3 +55,43 @@ func TestShellReadingItsInputIsCode(t *testing.T) {
 		}
 	}
 }
+
+// Under bypassPermissions a deny rule is all that stands between a line
+// and running: a line that runs rm where the rule cannot see it by name
+// (a name not written out, a name changed by alias or hash, code in an
+// option's value or a variable that is run) is denied or asked, never
+// allowed. Lines that only look alike still run.
+func TestDenyRulesSeeRenamedCommands(t *testing.T) {
+	deny := Policy{Deny: mustRules(t, "Bash(rm:*)"), Mode: ModeBypass}
+	for how, line := range map[string]string{
+		"brace expansion":         "{rm,-rf,x}",
+		"brace expansion, name":   "rm{,} -rf x",
+		"a variable":              "$RM -rf x",
+		"a default":               "${x:-rm} -rf x",
+		"the arguments":           `set -- rm -rf x; "$@"`,
+		"a substitution":          `"$(echo rm)" -rf x`,
+		"a variable set first":    "a=rm; $a -rf x",
+		"a tilde":                 "~/../../bin/rm -rf x",
+		"an alias":                "shopt -s expand_aliases\nalias ls=rm\nls -rf x",
+		"an alias with arguments": "alias ll='rm -rf'",
+		"hash -p":                 "hash -p /bin/rm ls; ls -rf x",
+		"enable -f":               "enable -f ./evil.so ls; ls -rf x",
+		"env -S":                  "env -S 'rm -rf x'",
+		"env --split-string":      "env --split-string='rm -rf x'",
+		"a variable that is run":  "GIT_SSH_COMMAND='rm -rf x' git fetch",
+		"PROMPT_COMMAND":          "PROMPT_COMMAND='rm -rf x' bash -i",
+		"export":                  "export PAGER='rm -rf x'; git log",
+	} {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := deny.Decide(req, nil); decided && d.Allow {
+			t.Errorf("%s: %q allowed under a deny rule for rm; want it denied or asked", how, line)
+		}
+	}
+	for _, line := range []string{"hash", "hash make", "alias", "alias ll='ls -l'", "FOO=1 make", "export GOFLAGS='-mod=mod -trimpath'",
+		"./scripts/test.sh", "git status {a,b}", "env -u HOME ls", "/bin/l? -d ."} {
+		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
+		if d, decided := deny.Decide(req, nil); !decided || !d.Allow {
+			t.Errorf("%q: decided %v %+v under a deny rule for rm; want it allowed", line, decided, d)
+		}
+	}
+}
