@@ -236,8 +236,15 @@ func (a *shellReader) command(c syntax.Command) {
 		if a.funcs == nil {
 			a.funcs = map[string]*syntax.Stmt{}
 		}
-		a.funcs[c.Name.Value] = c.Body
-		a.stmt(c.Body)
+		// zsh's anonymous functions have no name; its f g () {…} has several.
+		for _, n := range append([]*syntax.Lit{c.Name}, c.Names...) {
+			if n != nil {
+				a.funcs[n.Value] = c.Body
+			}
+		}
+		if c.Body != nil {
+			a.stmt(c.Body)
+		}
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			a.stmt(c.Stmt)

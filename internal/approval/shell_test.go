@@ -124,7 +124,8 @@ func FuzzReadShell(f *testing.F) {
 	for _, c := range ruleTable {
 		f.Add(c.call)
 	}
-	for _, line := range []string{"echo hi", "echo a && echo b | echo c", "echo hi >/dev/null 2>&1", "if echo a; then echo b; fi", "echo a; rm b", "echo $(rm b)"} {
+	for _, line := range []string{"echo hi", "echo a && echo b | echo c", "echo hi >/dev/null 2>&1", "if echo a; then echo b; fi", "echo a; rm b", "echo $(rm b)",
+		"f() { echo a; }; f <<< 'echo b'", "{ echo a; } <<< x", "alias e='echo a'", "hash -p /bin/echo e", "X='echo a' echo b", "env -S 'echo a'"} {
 		f.Add(line)
 	}
 	allow := Policy{Allow: mustRulesF(f, "Bash(echo:*)")}
