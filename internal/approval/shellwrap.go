@@ -317,7 +317,8 @@ func renameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
 		return // listing what there is, or hash remembering a path
 	}
 	a.uncover("it changes what a command's name runs (" + clip(ws[0].text) + ")")
-	for i, w := range ws[1:] {
+	for i := 1; i < len(ws); i++ {
+		w, prev := ws[i], ws[i-1]
 		switch {
 		case !w.literal:
 			a.stop("it changes what a command's name runs (" + clip(ws[0].text) + ") to something not written out")
@@ -325,7 +326,7 @@ func renameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
 			if _, value, ok := strings.Cut(w.value, "="); ok {
 				a.denyCode(value)
 			}
-		case base == "hash" && i > 0 && isOption("p")(ws[i]):
+		case base == "hash" && isOption("p")(prev):
 			a.denyCode(quoted(w.value))
 		case base == "enable" && isOption("f")(w):
 			a.stop("it loads a builtin from a file (" + clip(joinWords(ws)) + "), code no rule can read")
