@@ -15,16 +15,7 @@ import (
 // a session it is told was removed ("the session was removed", on every
 // chat widget), and a command takes a missing session for a usage error.
 func TestUnreachableIsNoMissingSession(t *testing.T) {
-	srv := pgtest.Own(t)
-	name, err := srv.CreateDB()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(ctxT(t), srv.URL(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	srv, b := ownBackend(t)
 	st := &session.Store{Dir: t.TempDir(), Backend: b}
 	s, err := st.Create(session.Meta{FirstPrompt: "Set up the project"})
 	if err != nil {
@@ -48,16 +39,7 @@ func TestUnreachableIsNoMissingSession(t *testing.T) {
 // nobody waits on it ("the asking process ended"), and a set whose asker
 // still waits must not be withdrawn for a query that failed.
 func TestUnreachableSetMayBeWaitedOn(t *testing.T) {
-	srv := pgtest.Own(t)
-	name, err := srv.CreateDB()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(ctxT(t), srv.URL(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	srv, b := ownBackend(t)
 	key := channel.Key("", "ask_1")
 	if b.Registry().Held(key) {
 		t.Fatal("a set nobody waits on is held")
@@ -68,4 +50,21 @@ func TestUnreachableSetMayBeWaitedOn(t *testing.T) {
 	if !b.Registry().Held(key) {
 		t.Error("with the store down, a set is said to be waited on by nobody")
 	}
+}
+
+// ownBackend is a backend on a server of the test's own, which it may
+// stop.
+func ownBackend(t *testing.T) (*pgtest.Server, *Backend) {
+	t.Helper()
+	srv := pgtest.Own(t)
+	name, err := srv.CreateDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(ctxT(t), srv.URL(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return srv, b
 }
