@@ -1,6 +1,6 @@
 // Command floor is the floor of askuser's start-up: a program that links
-// the dependencies askuser must use — the official SDKs (Anthropic,
-// OpenAI, MCP), survey, urfave/cli, go-isatty and goccy/go-yaml — and
+// the dependencies askuser must use — the official SDKs (Anthropic, MCP),
+// survey, urfave/cli, go-isatty and goccy/go-yaml — and
 // nothing of askuser's own, and answers --version through a urfave/cli
 // App. Its peak RSS and time are what any program built on them pays
 // before it does anything: every linked package's initialisers run, and
@@ -19,7 +19,6 @@ import (
 	_ "github.com/goccy/go-yaml"
 	_ "github.com/mattn/go-isatty"
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
-	_ "github.com/openai/openai-go/v3"
 	"github.com/urfave/cli/v2"
 )
 
