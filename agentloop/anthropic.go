@@ -91,12 +91,12 @@ func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(strin
 // therefore also kept here, as sent, and wins (see fromAnthropic).
 func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
 	// The messages service, built here rather than kept in p, and no
-	// anthropic.Client: the linker keeps every exported method of every
-	// type reachable from a type that is converted to an interface (as
-	// *Anthropic is, to Provider), because urfave/cli's help templates
-	// call methods by name. A Client in p would keep every service of the
-	// whole API, about 10 MB of the binary for APIs askuser never calls; a
-	// service in p, its batch API (README "Development").
+	// anthropic.Client: were anything to call methods by name (a template
+	// engine, README "Development"), the linker would keep every exported
+	// method of every type reachable from one converted to an interface
+	// (as *Anthropic is, to Provider). A Client in p then kept every
+	// service of the whole API, about 10 MB of the binary for APIs askuser
+	// never calls; a service in p, its batch API.
 	svc := anthropic.NewMessageService(p.opts...)
 	stream := svc.NewStreaming(ctx, params)
 	defer stream.Close()
