@@ -159,15 +159,27 @@ if [ -n "$lean" ]; then
 	exit
 fi
 
+# teebench runs a command, showing its output as it comes and keeping it
+# in $raw, and fails when the command fails (a pipe into tee alone would
+# hide a benchmark that failed).
+teebench() {
+	{
+		status=0
+		"$@" || status=$?
+		echo "$status" >"$work/status"
+	} | tee -a "$raw"
+	[ "$(cat "$work/status")" = 0 ]
+}
+
 echo "== package benchmarks (-count $count -benchtime $benchtime)"
 load before
-go test -run '^$' -bench . -benchmem -count "$count" -benchtime "$benchtime" \
-	./frontend/ ./ask/ ./agentloop/ ./internal/session/ | tee -a "$raw"
+teebench go test -run '^$' -bench . -benchmem -count "$count" -benchtime "$benchtime" \
+	./frontend/ ./ask/ ./agentloop/ ./internal/session/
 load after
 
 echo "== process benchmarks"
 load before
-ASKUSER_BENCH_BINDIR=$bins go test -run '^$' -bench '^Benchmark(Process|BinarySize)' -count "$count" -benchtime "$benchtime" . | tee -a "$raw"
+ASKUSER_BENCH_BINDIR=$bins teebench go test -run '^$' -bench '^Benchmark(Process|BinarySize)' -count "$count" -benchtime "$benchtime" .
 load after
 
 ask="$bins/askuser ask --frontend file --answers testdata/answers.yaml testdata/questions/auth.json"
