@@ -3,11 +3,9 @@
 // survey, urfave/cli, go-isatty and goccy/go-yaml — and
 // nothing of askuser's own, and answers --version through a urfave/cli
 // App. Its peak RSS and time are what any program built on them pays
-// before it does anything: every linked package's initialisers run. (It
-// links urfave/cli from third_party/urfave-cli-v2, as askuser does, whose
-// help printer uses no template engine: see its FORK.md.) askuser's
-// figures are compared with it and with scripts/hello (scripts/bench.sh,
-// bench_test.go).
+// before it does anything: every linked package's initialisers run.
+// askuser's figures are compared with it and with scripts/hello
+// (scripts/bench.sh, bench_test.go).
 package main
 
 import (
