@@ -11,15 +11,13 @@ import (
 	"time"
 )
 
-// What the OpenAI-compatible provider does on the wire without an SDK: one
-// POST with the SDKs' retry rules, then a server-sent event stream. The
-// rules are the ones both official SDKs follow, which the Anthropic
-// provider gets from its SDK, so the two providers retry alike (and the
-// same tests hold both to them).
+// What both providers do on the wire: one POST with the official SDKs'
+// retry rules, then a server-sent event stream. The two providers share
+// this code, so they retry alike (and the same tests hold both to them).
 
 // statusError is a response the call ends with whose status is 400 or
 // more. The error's wording comes from the callState that observe filled
-// (status, body), as for the SDKs' errors.
+// (status, body).
 type statusError struct{ status int }
 
 func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d", e.status) }
@@ -74,12 +72,16 @@ func postJSON(ctx context.Context, client *http.Client, url string, header http.
 // without end.
 const maxEventLine = bufio.MaxScanTokenSize << 9
 
-// sseReader reads the data of server-sent events (the text/event-stream
-// format): "data:" lines, joined by newlines, make one event, which a blank
-// line ends; comments (":…") and other fields are skipped; an event left
+// sseReader reads server-sent events (the text/event-stream format):
+// "data:" lines, joined by newlines, make one event's data, which a blank
+// line ends, and an "event:" line names it; comments (":…") and other
+// fields are skipped; an event without data is skipped; an event left
 // unfinished when the stream ends is dropped, as the SDKs drop it.
 type sseReader struct {
 	sc *bufio.Scanner
+	// name is the "event:" field of the event next returned last, "" if
+	// it had none.
+	name string
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -89,23 +91,27 @@ func newSSEReader(r io.Reader) *sseReader {
 }
 
 // next returns the data of the next event, or io.EOF when the stream ended
-// cleanly, or the read error.
+// cleanly, or the read error. The event's name is then in s.name.
 func (s *sseReader) next() ([]byte, error) {
 	var data []byte
+	s.name = ""
 	for s.sc.Scan() {
 		line := s.sc.Bytes()
 		if len(line) == 0 {
 			if len(data) > 0 {
 				return data, nil
 			}
+			s.name = ""
 			continue
 		}
-		name, value, _ := bytes.Cut(line, []byte(":"))
-		if string(name) != "data" {
-			continue
-		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
 		value = bytes.TrimPrefix(value, []byte(" "))
-		data = append(append(data, value...), '\n')
+		switch string(field) {
+		case "data":
+			data = append(append(data, value...), '\n')
+		case "event":
+			s.name = string(value)
+		}
 	}
 	if err := s.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {

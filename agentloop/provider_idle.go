@@ -34,9 +34,8 @@ func (c ProviderConfig) idleTimeout(def time.Duration) time.Duration {
 
 // httpClient is the client a provider sends through: the configured one
 // (or a default) with its transport wrapped in the idle watchdog. Working
-// at the HTTP layer, beneath the SDK and postJSON alike, the watchdog sees
-// every byte, pings and SSE comments included, and needs nothing from
-// either.
+// at the HTTP layer, beneath postJSON, the watchdog sees every byte, pings
+// and SSE comments included, and needs nothing from the providers.
 func (c ProviderConfig) httpClient(def time.Duration) *http.Client {
 	client := &http.Client{}
 	if c.HTTPClient != nil {

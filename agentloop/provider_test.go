@@ -251,7 +251,7 @@ func TestServerTextBounded(t *testing.T) {
 		}
 	}
 	for _, err := range []error{
-		anthropicStreamError(errors.New("received error while streaming: " + long)),
+		anthropicEventError([]byte(long)),       // an error event whose data is no error object
 		openaiEventError(quoted),                // {"error": "…"}
 		openaiEventError(json.RawMessage(long)), // not JSON at all
 	} {
