@@ -143,3 +143,49 @@ func TestStopCallsAgainWithinTheBound(t *testing.T) {
 		t.Errorf("%d calls to update, want 2 (limited, then made)", n)
 	}
 }
+
+// slowReplies is a platform that posts a reply at once and answers the
+// call wait later; begun is closed when the first reply is posted.
+type slowReplies struct {
+	*channeltest.Channel
+	wait  time.Duration
+	begun chan struct{}
+	once  sync.Once
+}
+
+func (s *slowReplies) Reply(ctx context.Context, r channel.Ref, text string) error {
+	if err := s.Channel.Reply(ctx, r, text); err != nil {
+		return err
+	}
+	s.once.Do(func() { close(s.begun) })
+	return channel.Sleep(ctx, s.wait)
+}
+
+// askuser serve stopped (SIGTERM) while it posts what a late answer led
+// to, the platform slow to answer: the post is finished, and counted, so
+// it is posted once, not again by this serve's last pass or the next.
+func TestStopFinishesTheFollowUpUnderWay(t *testing.T) {
+	lr := newLateRig(t, false)
+	slow := &slowReplies{Channel: lr.ch, wait: 300 * time.Millisecond, begun: make(chan struct{})}
+	lr.cfg.Channels = []relay.Served{{Channel: slow, Allow: lr.allow}}
+	lr.relay = relay.New(lr.cfg)
+	lr.start()
+	m := lr.message(titled("Database"), "of the waiting session")
+	if _, v, err := lr.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
+		t.Fatalf("the tap: %+v, %v", v, err)
+	}
+	lr.resumed()
+	select {
+	case <-slow.begun:
+	case <-time.After(limit):
+		t.Fatal("the relay never posted the follow-up")
+	}
+	lr.stop()
+	lr.relay = relay.New(lr.cfg) // the next serve
+	lr.start()
+	time.Sleep(100 * time.Millisecond) // its passes
+	lr.stop()
+	if got := lr.srv.Messages()[m.ID-1]; len(got.Replies) != 1 {
+		t.Errorf("%d follow-ups posted, want 1: %q\nrelay log:\n%s", len(got.Replies), got.Replies, lr.log.String())
+	}
+}
