@@ -2,9 +2,11 @@ package iostreams
 
 import (
 	"io"
+	"os"
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/term"
 	"golang.org/x/text/width"
 )
 
@@ -158,4 +160,18 @@ func cellWidth(r rune) int {
 		return 2
 	}
 	return 1
+}
+
+// WordWrap returns a writer to the terminal f that breaks lines at word
+// boundaries at f's width, for text written straight to a terminal
+// rather than through ErrOut (what resume shows above the prompt it
+// draws there). The text must already be safe to show (ask.Display).
+func WordWrap(f *os.File) io.Writer {
+	width := func() int {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return w
+		}
+		return 0
+	}
+	return newWordWrapper(f, width, func() bool { return true }, false)
 }
