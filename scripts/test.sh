@@ -4,7 +4,8 @@
 # 0.169.0, Gemini CLI 0.61.0, the MCP reference servers;
 # scripts/install-clients.sh, into the git-ignored .tools/), then runs
 # every test: go test ./... (arguments are passed on,
-# e.g. scripts/test.sh -run TestScripts -count=1).
+# e.g. scripts/test.sh -run TestScripts -count=1), and at the end lists
+# the tests that were skipped, with why.
 #
 # Where a client cannot be installed here (no node/npm, no registry), or
 # Chromium or PostgreSQL is missing, it says which tests will be skipped and
@@ -26,4 +27,11 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
   echo "test.sh: PostgreSQL not found: the team store's tests (--store postgres://…) will be skipped; install it with: sudo apt-get install -y postgresql" >&2
 fi
 
-exec go test "$@" ./...
+# go test -json, printed as plain go test prints (package lines, failing
+# tests' output), then the tests that were skipped and why
+# (scripts/testsummary): a skip is never silent. go test's status is the
+# script's.
+go build -o "${TMPDIR:-/tmp}/askuser-testsummary.$$" ./scripts/testsummary || exit 1
+trap 'rm -f "${TMPDIR:-/tmp}/askuser-testsummary.$$"' EXIT
+go test -json "$@" ./... | "${TMPDIR:-/tmp}/askuser-testsummary.$$"
+exit "${PIPESTATUS[0]}"
