@@ -176,14 +176,24 @@ func (s subject) pattern(r Rule) (pathPattern, bool) {
 	return pathPatternOf(r.Spec, r.Dir, s.dir, s.realDir)
 }
 
-// realDir is resolveLinks(dir), read once per decision.
+// realDir is where a rule's folder leads (resolveLinks), read once per
+// decision; the folder as written when its links cannot be followed.
 func (s subject) realDir(dir string) string {
 	real, ok := s.realDirs[dir]
 	if !ok {
-		real = resolveLinks(dir)
+		real = realDir(dir)
 		s.realDirs[dir] = real
 	}
 	return real
+}
+
+// realDir is where a folder's links lead, or the folder as written when
+// they cannot be followed.
+func realDir(dir string) string {
+	if real, ok := resolveLinks(dir); ok {
+		return real
+	}
+	return dir
 }
 
 // shellCovered returns the rules that allow every command of the line.
