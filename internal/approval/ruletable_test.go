@@ -174,6 +174,13 @@ var ruleTable = []ruleCase{
 	{"deny: Read(secrets)", "", "secrets/key.pem", "denied", "a deny rule that matches a folder covers what is in it"},
 	{"deny: Read(.env)", "Grep", "config/.env", "denied", "a Read rule applies to Glob, Grep and LS"},
 	{"deny: Edit(src/**)", "Write", "src/a.go", "denied", ""},
+	// Searches: Grep, Glob and LS read what is under their path (the session's folder when none is given).
+	{"allow: Read; deny: Read(secrets)", "Grep", ".", "asked", "a search over a folder that may hold what a deny rule matches is asked"},
+	{"allow: Read; deny: Read(*.pem)", "Glob", "", "asked", "with no path, it searches the session's folder"},
+	{"allow: Read; deny: Read(secrets)", "Grep", "secrets", "denied", "inside a denied folder it is denied"},
+	{"allow: Read; deny: Read(/secrets/**)", "Grep", "src", "allowed", "a folder that cannot hold the denied path is searched"},
+	{"allow: Read(src/**)", "Grep", "src", "allowed", "an allow rule must cover everything under the folder"},
+	{"allow: Read(src/*)", "Grep", "src", "asked", "`src/*` is not what is in `src/x/`"},
 	{"allow: WebFetch(domain:example.com)", "", "https://example.com/docs", "allowed", "`domain:` is the URL's host"},
 	{"allow: WebFetch(domain:example.com)", "", "https://example.com.evil.net/", "asked", ""},
 	{"allow: WebFetch(domain:example.com)", "", "https://evil.net/?example.com", "asked", ""},
@@ -215,7 +222,7 @@ func (c ruleCase) request(p Policy) Request {
 		field = "command"
 	case "WebFetch":
 		field = "url"
-	case "Grep":
+	case "Grep", "Glob", "LS":
 		field = "path"
 	}
 	in, _ := json.Marshal(map[string]string{field: c.call})

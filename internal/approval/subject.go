@@ -16,6 +16,9 @@ type subject struct {
 	path  callPath
 	// pathOK is false when the path cannot be read (empty, a NUL).
 	pathOK bool
+	// search is set when the call reads what is under its path, a
+	// folder (pathsearch.go).
+	search *searchScope
 	dir    string
 	// realDirs memoizes where the links of the rules' folders lead: every
 	// path rule of a folder would otherwise read the file system again
@@ -29,6 +32,11 @@ var subjectFields = []string{"command", "file_path", "notebook_path", "path", "u
 
 func (r Request) subject() subject {
 	s := subject{tool: r.Tool, dir: r.Dir}
+	if searchTools[r.Tool] {
+		s.realDirs = map[string]string{}
+		s.readSearch(r.Input)
+		return s
+	}
 	s.field, s.text = subjectField(r.Input)
 	switch s.field {
 	case "command":
@@ -164,7 +172,29 @@ func (r Rule) covers(s subject) bool {
 		return matchURL(r.Spec, s.text)
 	}
 	pp, ok := s.pattern(r)
+	if ok && s.search != nil {
+		return pp.coversTree(s.path)
+	}
 	return ok && pp.covers(s.path)
+}
+
+// reaches reports whether a deny or ask rule with a specifier names the
+// call's tool and may match something its search reads under its root.
+func (s subject) reaches(lists ...[]Rule) bool {
+	if s.search == nil {
+		return false
+	}
+	for _, rules := range lists {
+		for _, r := range rules {
+			if r.Spec == "" || !r.names(s.tool) {
+				continue
+			}
+			if pp, ok := s.pattern(r); ok && pp.reaches(s.path, s.search) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pattern resolves a path rule's specifier for the call; false when it,
