@@ -101,15 +101,14 @@ func (s subject) touched(rules []Rule) (Rule, bool) {
 
 // unread reports whether a deny or ask rule with a specifier names the
 // call's tool while its subject was not read in full: a command line the
-// reader stopped short of (shellLine's partial), or a path it could not
-// read (no home folder for ~, a NUL) though the host may. What was not
-// read could be what the rule denies.
+// reader stopped short of or that runs code it cannot see (shellLine's
+// partial), a guess at what an unknown command runs that the rule
+// matches, or a path it could not read (no home folder for ~, a NUL, a
+// loop of links) though the host may. What was not read could be what
+// the rule denies.
 func (s subject) unread(lists ...[]Rule) bool {
 	switch s.field {
 	case "command":
-		if s.shell.partial == "" {
-			return false
-		}
 	case "file_path", "notebook_path", "path":
 		if s.pathOK {
 			return false
@@ -119,7 +118,10 @@ func (s subject) unread(lists ...[]Rule) bool {
 	}
 	for _, rules := range lists {
 		for _, r := range rules {
-			if r.Spec != "" && r.names(s.tool) {
+			if r.Spec == "" || !r.names(s.tool) {
+				continue
+			}
+			if s.field != "command" || s.shell.partial != "" || guessTouches(r.Spec, s.shell) {
 				return true
 			}
 		}
@@ -275,6 +277,9 @@ func shellTouches(spec string, s subject) bool {
 		return true
 	}
 	for _, c := range s.shell.cmds {
+		if c.guess {
+			continue // a guess asks (guessTouches)
+		}
 		if matchSpec(spec, c.text) || (c.glob != "" && globNames(c.glob, spec)) {
 			return true
 		}
