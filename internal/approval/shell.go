@@ -114,6 +114,8 @@ type shellReader struct {
 	// guesses; appended while the command read is given more words from
 	// xargs's input.
 	guessing, appended bool
+	// piped is set while the commands read take their input from a pipe.
+	piped bool
 	// writes are the files the line writes, writesHidden set when it
 	// writes one it cannot name; scripts the scripts and programs it runs
 	// by their paths (shellscript.go).

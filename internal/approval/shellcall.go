@@ -84,6 +84,9 @@ func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
 	}
 	a.noteWrites(ws)
 	kind := commandKind(name)
+	if name.literal && slices.Contains(stdinShells, commandBase(name)) {
+		a.fedShell(clip(name.text), redirs)
+	}
 	if appended && !a.takesAppended(ws, kind) {
 		a.stop("it runs " + clip(name.text) + " with words xargs takes from its input, which may make it run code no rule sees")
 	}

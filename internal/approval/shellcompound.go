@@ -12,7 +12,10 @@ func (a *shellReader) command(c syntax.Command) {
 	switch c := c.(type) {
 	case *syntax.BinaryCmd:
 		a.stmt(c.X)
+		was := a.piped
+		a.piped = a.piped || c.Op == syntax.Pipe || c.Op == syntax.PipeAll
 		a.stmt(c.Y)
+		a.piped = was
 	case *syntax.Block:
 		a.stmts(c.Stmts)
 	case *syntax.Subshell:

@@ -45,7 +45,7 @@ var wrappers = map[string]*wrapper{
 	"builtin": {transparent: true},
 	"exec":    {transparent: true},
 	"env":     {transparent: true, flags: "i0", valued: "u", long: []string{"ignore-environment", "null", "unset="}, assigns: true},
-	"sudo": {assigns: true, flags: "AEHknPS", valued: "CDghpRrtTUu", long: []string{"askpass", "preserve-env", "preserve-env=", "set-home", "non-interactive",
+	"sudo": {assigns: true, flags: "AEHknPSis", valued: "CDghpRrtTUu", long: []string{"askpass", "preserve-env", "preserve-env=", "set-home", "non-interactive",
 		"stdin", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="}},
 	"doas":    {flags: "ns", valued: "uC"},
 	"xargs":   {flags: "0rtpx", valued: "IdEaLnPs", long: []string{"null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "max-args=", "max-procs=", "max-lines=", "delimiter=", "arg-file=", "replace=", "eof=", "max-chars="}},
@@ -66,7 +66,26 @@ var opaqueRunners = []string{"ssh", "su", "runuser", "watch", "script", "flock",
 	"schroot", "systemd-nspawn", "hyperfine", "watchexec", "rush", "mosh"}
 
 // shells run code from -c or from their input.
-var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash", "posh"}
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash", "posh",
+	"oksh", "loksh", "lksh", "pdksh", "hush", "osh", "ysh", "elvish", "nu", "xonsh", "rc", "es"}
+
+// stdinShells run a shell when given no command (su, ssh host, nsenter,
+// unshare): fed a pipe or a file, they may run it as code.
+var stdinShells = []string{"su", "runuser", "sg", "newgrp", "chroot", "nsenter", "unshare", "firejail", "schroot",
+	"systemd-nspawn", "machinectl", "script", "ssh", "capsh", "toolbox", "distrobox"}
+
+// fedShell checks a command that may run a shell reading its input: the
+// input must be written out in the line (a here-document, read as code
+// for deny rules), or no rule sees what it runs.
+func (a *shellReader) fedShell(name string, redirs []*syntax.Redirect) {
+	r := lastRedirect(0, redirs)
+	switch {
+	case r != nil && (r.Hdoc != nil || r.Op == syntax.WordHdoc):
+		a.inputCode(0, name, redirs)
+	case r != nil || a.piped:
+		a.stop("it feeds " + name + " its input, which it may run as shell code no rule sees")
+	}
+}
 
 // kind is what askuser knows of a command name.
 type kind struct {
@@ -155,6 +174,9 @@ func (a *shellReader) wrapped(c shellCmd, ws []word, redirs []*syntax.Redirect, 
 	switch {
 	case ok && inner >= len(ws):
 		a.add(c)
+		if base := commandBase(ws[0]); base == "sudo" || base == "doas" {
+			a.fedShell(name, redirs) // sudo -s, sudo -i, doas -s: a shell
+		}
 	case ok:
 		c.denyOnly = w.transparent
 		a.add(c)
