@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -104,6 +105,51 @@ func TestGuessesAreBounded(t *testing.T) {
 		}
 		if got.partial != "" && !strings.Contains(got.partial, "too") {
 			t.Errorf("%.40q…: %s", line, got.partial)
+		}
+	}
+}
+
+// sedRuns reads a sed script as GNU sed does: it says a script runs a
+// command exactly where GNU sed --sandbox refuses it for its e (scripts
+// with r or w, which --sandbox refuses too, are left out).
+func TestSedScriptsAsGNUSedReadsThem(t *testing.T) {
+	if out, err := exec.Command("sed", "--sandbox", "-n", "p", "/dev/null").CombinedOutput(); err != nil {
+		t.Skipf("no GNU sed here (%v: %s)", err, out)
+	}
+	for _, script := range []string{
+		`s/a/b/g`, `s/a/b/e`, `1e echo`, `/x/{p;q}`, "$a\\\nfoo", `s|a|b|`, `s/[/]/x/e`, `y/abc/xyz/`, `/^#/d`,
+		`s/x/y/;e`, `a text with e`, "i\\\nmore e\\\nlines", `0,/re/s//x/`, `s/a/b/I`, `1~2p`, `N;P;D`,
+		`:a;N;$!ba;s/\n/ /g`, `/start/,/end/p`, `s/a/b/ge`, `s/a/b/3`, `e`, `s/e/f/`, `s/a/b/;s/c/d/e`, `/e/!d`,
+		`\,e,d`, `\,x,e echo`, `s/[[:alpha:]/]/x/e`, `s/a\/e/b/`, `$!{N}`, "# e\np", `s/a/b/m`, `T;e`,
+		`b end; e; :end`, `{e}`, "1,3{/x/e echo\n}", `v 4.2`, `F`, `z;e`, `s/x/y/pe`, `l 5`, `q5`, `Q`, `=`,
+	} {
+		out, _ := exec.Command("sed", "--sandbox", "-n", script, "/dev/null").CombinedOutput()
+		runs := strings.Contains(string(out), "disabled in sandbox")
+		if got := sedRuns(script); got != runs {
+			t.Errorf("%q: sedRuns says %v; GNU sed --sandbox: %s", script, got, out)
+		}
+	}
+}
+
+// Code in another language is not read: where an interpreter takes it
+// from an option or from its input, a deny rule for Bash asks; a script
+// file named is a command like any other, and awk and sed programs that
+// cannot run a command run.
+func TestCodeInAnotherLanguageIsAsked(t *testing.T) {
+	for line, want := range map[string]string{
+		"python3 -c 'import os'": "asked", "python3": "asked", "python3 - < x.py": "asked", "echo x | python3.12": "asked",
+		"perl -ne 'print'": "asked", "node -e x": "asked", "node --eval=x": "asked", "ruby -e x": "asked", "php -r x": "asked",
+		"deno eval x": "asked", "pwsh -Command x": "asked", "awk 'BEGIN { system(\"x\") }'": "asked", "awk '{ print | \"sh\" }'": "asked",
+		"gawk -e 'BEGIN { system(\"x\") }'": "asked", "sed -e 1e": "asked", "sed --expression='s/a/b/e'": "asked",
+		"sed -ne 's/a/b/ep'": "asked", "sed \"$SCRIPT\"": "asked", "awk \"$PROG\"": "asked",
+		"python3 script.py": "allowed", "python3 -m pytest -q": "allowed", "python3 -u -W ignore x.py": "allowed",
+		"perl script.pl": "allowed", "node x.js": "allowed", "php x.php": "allowed", "deno run x.ts": "allowed",
+		"pwsh -File x.ps1": "allowed", "awk '{ print $1 }' f": "allowed", "awk -F: -f prog.awk f": "allowed",
+		"sed -n '1,5p' f": "allowed", "sed -i 's/a/b/g' f": "allowed", "sed --sandbox -e 1e": "allowed",
+	} {
+		p := Policy{Allow: mustRules(t, "Bash"), Deny: mustRules(t, "Bash(rm:*)")}
+		if got := decided(p, call("Bash", mustJSONString(t, map[string]string{"command": line}))); got != want {
+			t.Errorf("%q: %s, want %s", line, got, want)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 // from where no rule looks: such a line is not read in full. The files a
 // line writes are what its redirections name and what tee, cp, mv,
 // install, ln and dd of= write; curl and wget may name theirs from the
-// URL, sed -i changes its files, and a name not written out may be any
-// file, so then any script the line runs counts.
+// URL, sed -i changes its files and sed's w writes one, and a name not
+// written out may be any file, so then any script the line runs counts.
 
 // wrote records a file the line writes, or that it writes one it cannot
 // name.
@@ -60,8 +60,10 @@ func (a *shellReader) noteWrites(ws []word) {
 	case "curl", "wget":
 		a.writesHidden = true // -o, -O, or a name from the URL
 	case "sed", "gsed", "perl":
+		// -i changes files in place; sed's w writes one.
 		for _, w := range ws[1:] {
-			if !w.literal || strings.HasPrefix(w.value, "-i") || strings.HasPrefix(w.value, "--in-place") || w.value == "-pi" {
+			if !w.literal || strings.HasPrefix(w.value, "-i") || strings.HasPrefix(w.value, "--in-place") || w.value == "-pi" ||
+				!strings.HasPrefix(w.value, "-") && strings.ContainsAny(w.value, "wW") {
 				a.writesHidden = true
 			}
 		}
