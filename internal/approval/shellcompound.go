@@ -93,8 +93,14 @@ func (a *shellReader) redirect(r *syntax.Redirect) {
 	a.words(r.Word)
 	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
 		// {fd}>&2 sets fd, and bash and zsh evaluate a subscript in the
-		// name ({a[_]}) as arithmetic, which can run commands.
-		a.uncover("it names a file descriptor by a variable (" + clip(r.N.Value+r.Op.String()) + "), which sets it, and a subscript can run commands")
+		// name ({a[_]}) as arithmetic, which runs any command a value in
+		// it names.
+		why := "it names a file descriptor by a variable (" + clip(r.N.Value+r.Op.String()) + "), which sets it, and a subscript can run commands"
+		if strings.Contains(r.N.Value, "[") {
+			a.stop(why)
+		} else {
+			a.uncover(why)
+		}
 	}
 	if r.Hdoc != nil {
 		a.words(r.Hdoc)

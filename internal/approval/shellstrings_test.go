@@ -25,6 +25,7 @@ var codeFromStrings = []struct{ how, line string }{
 	{"declare -n", `echo 'a[$(rm -f v)]'; declare -n r=$_; echo $r`},
 	{"printf -v", `printf -v 'a[$(rm -f v)]' x`},
 	{"printf -v a value", `echo 'a[$(rm -f v)]'; printf -v "$_" x`},
+	{"a descriptor named with a subscript", `echo 'b[$(rm -f v)]'; echo {a[_]}>&1`},
 	{"read", `read 'a[$(rm -f v)]' <<< x`},
 	{"a number the line set, then changed", `x=1; echo 'a[$(rm${IFS}-f${IFS}v)]'; x=$_; echo $((x))`},
 	{"read into a number", `x=1; read x <<< 'a[$(rm${IFS}-f${IFS}v)]'; echo $((x))`},
@@ -101,6 +102,16 @@ func TestDenyRulesSeeCodeBashRunsFromStrings(t *testing.T) {
 			continue
 		}
 		lines = append(lines, c)
+	}
+	// The same, with programs that may not be installed here: decided
+	// alike, whether or not they run.
+	for _, line := range []string{`echo rm -f v | ksh93`, `echo rm -f v | parallel`, `echo rm -f v | ssh host`,
+		`echo rm -f v | sudo -s`, `echo rm -f v | sudo -i`, `echo rm -f v | doas -s`, `echo rm -f v | nsenter -t 1 -m`} {
+		for mode, got := range decisions(t, line) {
+			if got == "allowed" {
+				t.Errorf("%q: %s with a deny rule for rm allowed it", line, mode)
+			}
+		}
 	}
 	for _, c := range lines {
 		if !b.runsRm(c.line) {

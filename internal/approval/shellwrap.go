@@ -70,9 +70,11 @@ var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash",
 	"oksh", "loksh", "lksh", "pdksh", "hush", "osh", "ysh", "elvish", "nu", "xonsh", "rc", "es"}
 
 // stdinShells run a shell when given no command (su, ssh host, nsenter,
-// unshare): fed a pipe or a file, they may run it as code.
+// unshare), or run their input's lines (parallel): fed a pipe or a file,
+// they may run it as code.
 var stdinShells = []string{"su", "runuser", "sg", "newgrp", "chroot", "nsenter", "unshare", "firejail", "schroot",
-	"systemd-nspawn", "machinectl", "script", "ssh", "capsh", "toolbox", "distrobox"}
+	"systemd-nspawn", "machinectl", "script", "ssh", "capsh", "toolbox", "distrobox",
+	"parallel", "rush"} // and these run each line of their input as a command
 
 // fedShell checks a command that may run a shell reading its input: the
 // input must be written out in the line (a here-document, read as code
@@ -111,8 +113,8 @@ func commandKind(name word) kind {
 		return kind{code: renameCode}
 	case base == "find":
 		return kind{code: findExec}
-	case slices.Contains(shells, base):
-		return kind{code: shellCode}
+	case slices.Contains(shells, base) || slices.Contains(shells, strings.TrimRight(base, "0123456789.-")):
+		return kind{code: shellCode} // ksh93, bash5.2 too
 	case base == "fc" || base == "history":
 		return kind{code: historyCode}
 	case base == "at" || base == "batch" || base == "crontab":
