@@ -58,7 +58,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	t.Cleanup(func() { log.Close() })
 	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: log}
 	rg.ch = rg.channel(o.opt, o.config)
-	cfg := relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Sessions: rg.st,
+	cfg := relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Deliveries: rg.st.Deliveries(), Sessions: rg.st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: allowList(t)}}, Hold: rg.st.HoldChannel, Inbox: true,
 		Log: rg.log, Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
 	if o.link != "" {

@@ -64,7 +64,7 @@ func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
 	}
 	st := &session.Store{Dir: t.TempDir()}
 	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &channeltest.Log{}}
-	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
+	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st,
 		Channels: []relay.Served{{Channel: ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Log: rg.log,
 		Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
 	for _, f := range before {
