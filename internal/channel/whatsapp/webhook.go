@@ -127,10 +127,12 @@ type payload struct {
 
 // inbound is a message a person sent.
 type inbound struct {
-	From    string `json:"from"`
-	ID      string `json:"id"`
-	Type    string `json:"type"`
-	Context *struct {
+	From string `json:"from"`
+	ID   string `json:"id"`
+	// Timestamp is when it was written, in Unix seconds, as text.
+	Timestamp string `json:"timestamp"`
+	Type      string `json:"type"`
+	Context   *struct {
 		ID string `json:"id"`
 	} `json:"context"`
 	Text *struct {

@@ -23,8 +23,17 @@
 //     before it reads anything; every signed body within the limit gets
 //     200, whatever it holds, unless it holds a message that could not
 //     be taken just now (no Host yet, a store that failed): then 503, so
-//     WhatsApp delivers it again. A message is taken once, by its id,
-//     however often it is delivered.
+//     WhatsApp delivers it again.
+//   - A typed reply answers the set whose message it quotes. One that
+//     quotes nothing is never guessed onto a set: it answers only when
+//     one set waits, that set is no approval, and its question was sent
+//     before the reply was written (the message's own timestamp);
+//     otherwise the person is told which sets wait and to reply to the
+//     one they answer (choose.go).
+//   - A message is taken once, by its id, in every serve of the store
+//     (the Host's durable record, channel.Taker) for channel.KeepTaken,
+//     past the 7 days Meta goes on delivering it; one stamped longer ago
+//     is not taken at all.
 //   - The webhook answers without waiting on WhatsApp: what it sends
 //     back (the next question, a refusal) goes out from Serve's loop.
 //   - Outside WhatsApp's 24-hour window only templates may be sent.
@@ -234,6 +243,7 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 	// question sent and not recorded would be sent again.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
 	defer cancel()
+	began := c.opts.Now()
 	id, err := c.sendMessage(ctx, question(c.to, s, 0, nil, refID(s.Thread)), false)
 	var r *refusal
 	if errors.As(err, &r) && r.window {
@@ -250,7 +260,7 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 	if err != nil {
 		return nil, err
 	}
-	st.Msgs, st.SentAt = []string{id}, c.opts.Now()
+	st.Msgs, st.SentAt = []string{id}, began
 	// Not saved, the set still takes taps; only typed replies would not
 	// find it. Sending it again would ask twice.
 	_ = c.save(ctx, h, s.Key, st)
