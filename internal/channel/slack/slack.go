@@ -22,7 +22,14 @@
 //     Options.AckWithin, whether or not the Host has answered by then. A
 //     process killed before the ack leaves Slack to show the person its
 //     own "try again" error, and nothing half recorded.
-//   - A tap is answered once: one delivery id per click, remembered.
+//   - A tap is answered once: one delivery id per click, remembered in
+//     every process of the store (the Host's record, channel.Taker), so
+//     an envelope Slack sends again after a restart is not acted on
+//     twice.
+//   - A stranger's Submit is acknowledged at once, records nothing, and
+//     is told "not allowed" off the person's path, paced and best effort
+//     (channel.Strangers): no flood of strangers spends the person's
+//     time or the chat.postEphemeral rate limit their refusals need.
 //   - A method Slack rate-limited (429, Retry-After) is not called again
 //     before that time has passed (api.go).
 //   - A socket that goes silent (no frame, not even a ping) for longer
@@ -137,7 +144,11 @@ type Channel struct {
 	opt  Options
 	api  *api
 	dest string
+	// seen are the clicks taken (and the Host's record of them).
 	seen *channel.Recent
+	// strangers are the refusals to people not on the allow-list,
+	// made off the person's path.
+	strangers *channel.Strangers
 }
 
 var _ channel.Channel = (*Channel)(nil)
@@ -165,7 +176,8 @@ func New(cfg channel.Config, opt Options) (*Channel, error) {
 		return nil, errors.Join(errs...)
 	}
 	cfg.API = base
-	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: channel.NewRecent(256)}, nil
+	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: channel.NewRecent(256),
+		strangers: channel.NewStrangers()}, nil
 }
 
 // Name implements channel.Channel.
