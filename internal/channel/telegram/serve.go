@@ -44,7 +44,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		if left := c.gate.left("getUpdates"); left > 0 && channel.Sleep(ctx, left) != nil {
 			break
 		}
-		updates, err := c.getUpdates(ctx, offset, c.t.Poll)
+		p, err := c.poll(ctx, offset, c.t.Poll)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -60,7 +60,12 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 			continue
 		}
 		fails, unconfirmed = 0, false
-		for _, u := range updates {
+		for _, why := range p.skipped {
+			if n, ok := h.(channel.Noticer); ok {
+				n.Notice("getUpdates skipped", "an update Telegram sent could not be taken: "+why)
+			}
+		}
+		for _, u := range p.updates {
 			if u.ID < offset {
 				continue
 			}
@@ -82,7 +87,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 func (c *Channel) confirm(offset int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, _ = c.getUpdates(ctx, offset, 0)
+	_, _ = c.getUpdates(ctx, offset, 0, 0)
 }
 
 // fatal is the error Serve stops with, when a poll failed for a reason

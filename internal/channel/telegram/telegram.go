@@ -125,6 +125,8 @@ type Channel struct {
 
 	// taken are the updates acted on (and the Host's record of them).
 	taken *channel.Recent
+	// maxUpdates bounds a getUpdates answer (maxUpdatesBytes).
+	maxUpdates int64
 }
 
 var _ channel.Channel = (*Channel)(nil)
@@ -145,7 +147,8 @@ func newChannel(cfg channel.Config, t Timings) (*Channel, error) {
 		return nil, err
 	}
 	c := &Channel{cfg: cfg, chat: chat, base: base, token: token, http: &http.Client{}, t: t,
-		gate: gate{until: map[string]time.Time{}}, now: time.Now, closed: map[ref]time.Time{}, taken: channel.NewRecent(1024)}
+		gate: gate{until: map[string]time.Time{}}, now: time.Now, closed: map[ref]time.Time{}, taken: channel.NewRecent(1024),
+		maxUpdates: maxUpdatesBytes}
 	c.botID, _ = strconv.ParseInt(token[:strings.IndexByte(token, ':')], 10, 64)
 	// The library logs nothing (its default handlers print whole updates
 	// and errors), and its client is ours: every call is bounded by its
