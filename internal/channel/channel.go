@@ -217,8 +217,11 @@ type Channel interface {
 // (WhatsApp's webhook): askuser serve serves Handler at /channels/<name>,
 // outside the inbox's token and Host checks, so the handler makes its
 // own (a verify token, a signature) and answers within the platform's
-// limit. Taps it takes go to the Host given to Serve; before Serve is
-// called it has none, and answers so.
+// limit. It reads a delivery's body only through WebhookBodies: one
+// without its signature header is refused unread, and bodies are read a
+// few at a time, each within seconds, since anyone who can reach the
+// port can send one. Taps it takes go to the Host given to Serve; before
+// Serve is called it has none, and answers so.
 type Webhook interface {
 	Handler() http.Handler
 }
