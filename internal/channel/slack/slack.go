@@ -11,7 +11,9 @@
 // also shows its whole tool input as a code block, cut at Slack's limit
 // with a link to the inbox page for the rest; one Submit button ends it.
 // The choices sit in input blocks, so Slack sends nothing until Submit,
-// and then the whole form in state.values (tap.go). Every block id and
+// and then the whole form in state.values (tap.go). A Submit that leaves
+// a multi-select empty is refused once, and taken when pressed again
+// (empty.go), so no single stray press answers it empty. Every block id and
 // the button's action id carry a channel.Token: the set's key, the
 // rendering's revision and the question, so a tap on an outdated
 // rendering is refused and nothing a model wrote is echoed back as data.
@@ -149,6 +151,8 @@ type Channel struct {
 	// strangers are the refusals to people not on the allow-list,
 	// made off the person's path.
 	strangers *channel.Strangers
+	// empties are the empty Submits refused once (empty.go).
+	empties empties
 }
 
 var _ channel.Channel = (*Channel)(nil)

@@ -233,6 +233,9 @@ func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token
 	if err != nil {
 		return no(err.Error())
 	}
+	if qs := emptyQuestions(set, answers); len(qs) > 0 && !c.empties.confirmed(by.ID, tok, qs, c.opt.Now()) {
+		return no(nothingTicked(set, qs))
+	}
 	v := h.Deliver(ctx, channel.Tap{Key: tok.Key, Rev: tok.Rev, Answers: answers, Who: by, Delivery: id})
 	if v.OK && v.Text == "" {
 		v.Text = "Answered by " + by.Via() + "."

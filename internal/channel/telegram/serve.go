@@ -285,6 +285,7 @@ func (t *turn) save(ctx context.Context) error { return t.h.Save(ctx, t.set.Key,
 func (t *turn) advance(ctx context.Context) channel.Verdict {
 	st := t.st
 	st.Q++
+	st.Empty = false
 	st.see(t.id)
 	n := len(t.set.Request.Questions)
 	if st.Q == n {

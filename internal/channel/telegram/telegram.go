@@ -11,7 +11,9 @@
 //     4,096 characters with a link to the inbox page for the rest. One
 //     button per option, and "Other…".
 //   - A single select is answered by a press. A multi-select toggles ticks
-//     in the keyboard (editMessageReplyMarkup) and ends with Done. Other
+//     in the keyboard (editMessageReplyMarkup) and ends with Done; Done
+//     with nothing ticked sends nothing, and offers "Submit with nothing
+//     selected", so no single stray press answers it empty. Other
 //     sends a ForceReply prompt; the person's reply to it is the answer.
 //     Each answer moves the message on to the next question
 //     (editMessageText); the last one hands the whole set to the Host.
