@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/channel/whatsapp/whatsappfake"
+	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
 // A typed WhatsApp reply answers only the question set it was meant for
@@ -104,5 +105,53 @@ func TestWhatsAppReplyDeliveredAgainAfterARestart(t *testing.T) {
 	w.tapLabel(t, qb, "Deny")
 	if d := hook.decision(t); d.HookSpecificOutput.Decision != "deny" {
 		t.Fatalf("approval B: %+v; want deny (the redelivered answer to A must not answer it)\n%s", d, w.fake.Transcript())
+	}
+}
+
+// On a team store, a delivery taken by one machine's serve is taken by
+// no other: machine A's serve refuses "7" (no such option), stops, and
+// machine B's serve, taking WhatsApp over at the same address, gets the
+// same delivery again and says nothing; "8" is refused by B as usual.
+func TestWhatsAppDeliveryTakenOnceAcrossMachines(t *testing.T) {
+	t.Parallel()
+	w := newWARig(t)
+	ms, _ := newTeam(t, pgtest.DB(t), "machine-a", "machine-b")
+	onA, onB := append(slices.Clone(w.env), ms[0].env...), append(slices.Clone(w.env), ms[1].env...)
+	serveOn := func(env []string) *bgAskuser {
+		p := startBackground(t, env, "serve", "--listen", w.listen)
+		w.serves = append(w.serves, p)
+		for deadline := time.Now().Add(waitLimit); !strings.Contains(p.stderr.String(), "serving chat channels: whatsapp"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("serve did not start serving WhatsApp: %s", p.stderr)
+			}
+		}
+		return p
+	}
+	serveA := serveOn(onA)
+	a := startBackground(t, onA, "ask", "--frontend", "whatsapp", "testdata/questions/database.json")
+	m := w.message(t, "asking", waAsking("Database"))
+	body, seven := w.fake.Written(waAlice, "7", m.ID)
+	took(t)(w.fake.Deliver(body))
+	w.message(t, "refusing 7 on A", waReplyTo(seven, `There is no option "7"`))
+	if err := serveA.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	serveA.exit(t)
+	serveOn(onB)
+	took(t)(w.fake.Deliver(body))
+	eight := took(t)(w.fake.Type(waAlice, "8", m.ID))
+	w.message(t, "refusing 8 on B", waReplyTo(eight.ID, `There is no option "8"`))
+	n := 0
+	for _, x := range w.fake.Sent() {
+		if x.ReplyTo == seven {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the delivery taken on A was answered %d times; want once:\n%s", n, w.fake.Transcript())
+	}
+	w.tapLabel(t, m, "SQLite")
+	if code := a.exit(t); code != 0 || !strings.Contains(a.stdout.String(), "Selected: SQLite") {
+		t.Fatalf("ask: exit %d\n%s\n%s", code, a.stdout, a.stderr)
 	}
 }
