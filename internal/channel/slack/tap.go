@@ -185,7 +185,10 @@ func (c *Channel) take(serving context.Context, acknowledge func(), h channel.Ho
 	}
 	id := delivery(cb, action)
 	// Taken once, in every process of the store: one taken before a
-	// restart is not acted on again.
+	// restart is not acted on again. Slack sends an envelope again when
+	// it doubts its ack arrived (and retries an Events API delivery 3
+	// times within about 5 minutes); the record (channel.KeepTaken, 8
+	// days) outlasts both.
 	if taken, _ := c.seen.Taken(ctx, h, id); taken || !c.seen.Add(id) {
 		return // the same click again: it is being, or was, answered
 	}

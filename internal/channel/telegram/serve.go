@@ -204,7 +204,9 @@ func (c *Channel) answerStranger(ctx context.Context, id string) {
 }
 
 // deliveryOf names update u in the record of deliveries taken: the bot
-// and the update's id, which Telegram numbers per bot.
+// and the update's id, which Telegram numbers per bot. Telegram keeps an
+// update it was not told was handled for 24 hours, and gives it to the
+// next poller: the record (channel.KeepTaken, 8 days) outlasts that.
 func (c *Channel) deliveryOf(u models.Update) string {
 	return strconv.FormatInt(c.botID, 10) + ":" + strconv.FormatInt(u.ID, 10)
 }
