@@ -160,13 +160,15 @@ func codeBlock(text string, room int, link string) string {
 	return "\n```" + kept + "```" + note + "\n"
 }
 
-// hint says how to answer, under the question. An approval takes no
-// typed reply that does not quote it (choose.go), so its hint says to
-// reply to it.
+// hint says how to answer, under the question (a footer: at most
+// maxFooter characters). An approval takes no typed reply that does not
+// quote it (choose.go), so its hint says to reply to it.
 func hint(kind string, q ask.Question, f form) string {
 	switch {
 	case kind == ask.KindApproval && f == formText:
 		return "Reply to this message with a number, or with what to do instead."
+	case kind == ask.KindApproval && f == formList:
+		return "Choose one or reply to this message with what to do instead."
 	case kind == ask.KindApproval:
 		return "Tap one, or reply to this message with what to do instead."
 	case q.MultiSelect:
