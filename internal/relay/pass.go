@@ -39,6 +39,9 @@ func (r *Relay) pass(ctx context.Context) {
 		r.lateAnswers(ctx, entries)
 		r.prune(ctx, entries)
 	}
+	if len(held) > 0 {
+		r.pruneTaken(ctx)
+	}
 }
 
 func (r *Relay) wantsAny(e session.Entry, names []string) bool {

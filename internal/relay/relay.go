@@ -24,6 +24,9 @@ type Config struct {
 	Mailbox  Mailbox
 	Registry Registry
 	Sessions Sessions
+	// Deliveries records the deliveries the channels took; nil keeps
+	// them in this process's memory only (tests).
+	Deliveries Deliveries
 	// Channels are the channels this process may serve; Hold takes the
 	// lock that makes it the one process serving a channel.
 	Channels []Served
@@ -77,13 +80,14 @@ type Relay struct {
 	cfg  Config
 	wake chan struct{}
 
-	mu      sync.Mutex
-	held    map[string]bool
-	checked map[string]time.Time // journal reads per key
-	resumes map[string]*attempts // background resumes per session
-	logged  map[string]string    // the last line logged per subject
-	later   map[string]time.Time // no reply before then, per channel and key: the platform said so
-	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
+	mu          sync.Mutex
+	held        map[string]bool
+	checked     map[string]time.Time // journal reads per key
+	resumes     map[string]*attempts // background resumes per session
+	logged      map[string]string    // the last line logged per subject
+	later       map[string]time.Time // no reply before then, per channel and key: the platform said so
+	pruned      time.Time            // when the mailbox was last pruned (Run's goroutine only)
+	prunedTaken time.Time            // when the deliveries taken were last pruned (Run's goroutine only)
 	// lastPassed is closed when Run's last pass is done: a channel is
 	// held (and shown on) until then.
 	lastPassed chan struct{}
@@ -113,6 +117,9 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
+	}
+	if cfg.Deliveries == nil {
+		cfg.Deliveries = &memDeliveries{at: map[string]time.Time{}}
 	}
 	return &Relay{cfg: cfg, wake: make(chan struct{}, 1), held: map[string]bool{}, checked: map[string]time.Time{},
 		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}, lastPassed: make(chan struct{})}
