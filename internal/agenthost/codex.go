@@ -1,0 +1,363 @@
+package agenthost
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// codexHost is Codex CLI (0.169, 0.171): no defer; askuser's MCP call ends
+// with "no answer yet", and codex exec resume THREAD_ID PROMPT continues
+// the thread headless with the answer as a new user message.
+type codexHost struct{}
+
+var _ Host = codexHost{}
+
+func (codexHost) Kind() Kind { return Codex }
+
+// codexOptions are codex's and codex exec's options (0.169 and 0.171).
+var codexOptions = func() options {
+	o := options{}
+	for _, n := range strings.Fields(`-c --config --enable --disable --remote --remote-auth-token-env -m --model
+		--local-provider -p --profile -s --sandbox -C --cd --add-dir -a --ask-for-approval --thread-source
+		--cyber-access-program --output-schema --color -o --output-last-message`) {
+		o[n] = one
+	}
+	o["-i"], o["--image"] = greedy, greedy
+	return o
+}()
+
+// codexRefused are codex exec options a continue cannot repeat: codex exec
+// resume has no such option, or nothing would be saved to resume.
+var codexRefused = map[string]string{
+	"--ephemeral":      "codex then saves no session to resume; leave it out",
+	"--oss":            "codex exec resume has no --oss; set the provider in config.toml or with -c model_provider=… instead",
+	"--local-provider": "codex exec resume has no --local-provider; set the provider in config.toml or with -c instead",
+	"--add-dir":        "codex exec resume has no --add-dir; set sandbox_workspace_write.writable_roots with -c instead",
+	"--approve-for-me": "codex exec resume has no --approve-for-me; leave it out",
+	"--worktree":       "the session would belong to a new worktree; run askuser in that worktree instead",
+}
+
+// codexSplit splits the arguments at the exec subcommand: the options
+// before it, and exec's own tokens after it.
+func codexSplit(args []string, what string) (global, execTokens []token, err error) {
+	tokens := scan(args, codexOptions)
+	for i, t := range tokens {
+		if !t.positional() {
+			continue
+		}
+		if t.raw[0] != "exec" && t.raw[0] != "e" {
+			break
+		}
+		global, execTokens = tokens[:i], tokens[i+1:]
+		for _, t := range append(append([]token{}, global...), execTokens...) {
+			if why, ok := codexRefused[t.name]; ok {
+				return nil, nil, fmt.Errorf("%s: codex %s cannot be used: %s", what, t.name, why)
+			}
+		}
+		return global, execTokens, nil
+	}
+	return nil, nil, fmt.Errorf("%s: askuser runs codex exec headless: give exec and its arguments (exec --skip-git-repo-check \"the task\")", what)
+}
+
+func (codexHost) Check(args []string) error {
+	_, _, err := codexSplit(args, "askuser run --agent codex")
+	return err
+}
+
+// codexWire are the -c flags that add askuser as the MCP server "askuser"
+// for this run only: approved without asking (codex exec's policy is
+// "never"), with the wiring's time limit and environment.
+func codexWire(w Wiring) []string {
+	args, _ := json.Marshal(append([]string{"mcp"}, w.Args...))
+	var env []string
+	for _, kv := range w.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		env = append(env, jsonString(k)+"="+jsonString(v))
+	}
+	flags := []string{
+		"-c", "mcp_servers.askuser.command=" + jsonString(w.Askuser),
+		"-c", "mcp_servers.askuser.args=" + string(args),
+		"-c", "mcp_servers.askuser.enabled=true",
+		"-c", `mcp_servers.askuser.default_tools_approval_mode="approve"`,
+		"-c", fmt.Sprintf("mcp_servers.askuser.tool_timeout_sec=%d", int(w.timeout().Seconds())),
+	}
+	if len(env) > 0 {
+		flags = append(flags, "-c", "mcp_servers.askuser.env={"+strings.Join(env, ", ")+"}")
+	}
+	return flags
+}
+
+func (h codexHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	global, execTokens, err := codexSplit(run.Args, "askuser run --agent codex")
+	if err != nil {
+		return nil, err
+	}
+	run.SessionID = ""
+	if len(execTokens) > 1 && execTokens[0].positional() && execTokens[0].raw[0] == "resume" {
+		for _, t := range execTokens[1:] {
+			if t.positional() && uuidRE.MatchString(t.raw[0]) {
+				run.SessionID = t.raw[0]
+				break
+			}
+		}
+	}
+	args := append(codexWire(w), flatten(global)...)
+	args = append(append(args, "exec"), flatten(execTokens)...)
+	run.Started = time.Now()
+	cmd := exec.Command(bin(run.Bin, Codex), args...)
+	cmd.Dir, cmd.Env = codexDir(run.Dir, global, execTokens), run.Env
+	return cmd, nil
+}
+
+// codexDir is the folder codex works in: -C/--cd, from dir.
+func codexDir(dir string, tokens ...[]token) string {
+	for _, ts := range tokens {
+		if t, ok := find(ts, "-C", "--cd"); ok && t.value() != "" {
+			if filepath.IsAbs(t.value()) {
+				return t.value()
+			}
+			return filepath.Join(dir, t.value())
+		}
+	}
+	return dir
+}
+
+// codexHome is Codex's folder for env.
+func codexHome(env []string) (string, error) {
+	if d := envValue(env, "CODEX_HOME"); d != "" {
+		return d, nil
+	}
+	home := envValue(env, "HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", fmt.Errorf("find Codex's folder: %w", err)
+		}
+	}
+	return filepath.Join(home, ".codex"), nil
+}
+
+// Stopped finds the thread: the first line of --json output, else the
+// newest rollout of the folder written since the start; and the last
+// askuser call in it.
+func (h codexHost) Stopped(_ context.Context, run *Run, stdout []byte) (Session, error) {
+	env := envOr(run.Env)
+	s := Session{Host: Codex, ID: run.SessionID, Dir: run.Dir, Bin: run.Bin, Args: run.Args}
+	if s.ID == "" {
+		var first struct {
+			Type     string `json:"type"`
+			ThreadID string `json:"thread_id"`
+		}
+		line, _, _ := strings.Cut(string(stdout), "\n")
+		if json.Unmarshal([]byte(line), &first) == nil && first.Type == "thread.started" {
+			s.ID = first.ThreadID
+		}
+	}
+	global, execTokens, _ := codexSplit(run.Args, "")
+	dir := codexDir(run.Dir, global, execTokens)
+	path, err := codexRollout(env, s.ID, dir, run.Started)
+	if err != nil {
+		return s, err
+	}
+	r, err := readRollout(path)
+	if err != nil {
+		return s, err
+	}
+	s.ID, s.Transcript, s.Version, s.Pending = r.id, path, r.version, r.last
+	return s, nil
+}
+
+// codexRollout finds the rollout of thread id, or (id "") the newest one
+// of dir written since t.
+func codexRollout(env []string, id, dir string, t time.Time) (string, error) {
+	home, err := codexHome(env)
+	if err != nil {
+		return "", err
+	}
+	sessions := filepath.Join(home, "sessions")
+	var found []string
+	_ = filepath.WalkDir(sessions, func(p string, d os.DirEntry, err error) error {
+		name := filepath.Base(p)
+		if err != nil || d.IsDir() || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			return nil
+		}
+		if id != "" && strings.HasSuffix(name, "-"+id+".jsonl") {
+			found = append(found, p)
+		}
+		if info, err := d.Info(); id == "" && err == nil && !info.ModTime().Before(t.Add(-time.Second)) {
+			if r, err := readRollout(p); err == nil && sameDir(r.cwd, dir) {
+				found = append(found, p)
+			}
+		}
+		return nil
+	})
+	if len(found) == 0 {
+		what := "thread " + id
+		if id == "" {
+			what = "a thread run in " + dir + " since " + t.Format(time.RFC3339)
+		}
+		return "", fmt.Errorf("%w: Codex has no rollout of %s under %s", ErrNoSession, what, sessions)
+	}
+	sort.Slice(found, func(i, j int) bool { return filepath.Base(found[i]) > filepath.Base(found[j]) })
+	return found[0], nil
+}
+
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// rollout is what the host room reads of a Codex rollout.
+type rollout struct {
+	id, cwd, version string
+	last             *Call // the last askuser AskUserQuestion call
+}
+
+func readRollout(path string) (rollout, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return rollout{}, fmt.Errorf("read Codex's rollout: %w", err)
+	}
+	defer f.Close()
+	var r rollout
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var line struct {
+			Type    string `json:"type"`
+			Payload struct {
+				ID         string `json:"id"`
+				Cwd        string `json:"cwd"`
+				CLIVersion string `json:"cli_version"`
+				Type       string `json:"type"`
+				Name       string `json:"name"`
+				Namespace  string `json:"namespace"`
+				CallID     string `json:"call_id"`
+				Arguments  string `json:"arguments"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil {
+			continue
+		}
+		p := line.Payload
+		switch {
+		case line.Type == "session_meta" && r.id == "":
+			r.id, r.cwd, r.version = p.ID, p.Cwd, p.CLIVersion
+		case line.Type == "response_item" && p.Type == "function_call" &&
+			(p.Namespace == "mcp__askuser" && p.Name == "AskUserQuestion" || p.Name == "mcp__askuser__AskUserQuestion"):
+			r.last = &Call{ID: p.CallID, Name: "mcp__askuser__AskUserQuestion", Input: json.RawMessage(p.Arguments)}
+		}
+	}
+	return r, sc.Err()
+}
+
+// codexResumeDropped are the exec options a continue leaves out or
+// translates: resume has no -s, -p or -C (given as -c and the folder), and
+// the first prompt's images and colours do not carry over.
+var codexResumeDropped = []string{"-s", "--sandbox", "-p", "--profile", "-C", "--cd", "-i", "--image", "--color"}
+
+// Continue runs codex exec resume THREAD_ID PROMPT in the session's folder,
+// with the first run's options and askuser wired in again.
+func (h codexHost) Continue(_ context.Context, s Session, c Continuation, w Wiring) (*exec.Cmd, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	prompt, err := continuationPrompt(s, c)
+	if err != nil {
+		return nil, err
+	}
+	global, execTokens, err := codexSplit(s.Args, "askuser resume")
+	if err != nil {
+		return nil, err
+	}
+	extra, err := flagsOnly(c.Extra, codexOptions, "codex")
+	if err != nil {
+		return nil, err
+	}
+	var translated []string
+	for _, t := range execTokens {
+		switch t.name {
+		case "-s", "--sandbox":
+			translated = append(translated, "-c", "sandbox_mode="+jsonString(t.value()))
+		case "-p", "--profile":
+			translated = append(translated, "-c", "profile="+jsonString(t.value()))
+		}
+	}
+	kept := drop(execTokens, true, codexResumeDropped...)
+	args := append(codexWire(w), flatten(global)...)
+	args = append(append(args, "exec", "resume"), flatten(kept)...)
+	args = append(append(args, translated...), extra...)
+	args = append(args, s.ID, prompt)
+	cmd := exec.Command(bin(s.Bin, Codex), args...)
+	cmd.Dir, cmd.Env = codexDir(s.Dir, global, execTokens), c.Env
+	return cmd, nil
+}
+
+// flagsOnly refuses a prompt among a continue's extra arguments.
+func flagsOnly(extra []string, opts options, program string) ([]string, error) {
+	for _, t := range scan(extra, opts) {
+		if t.positional() || t.name == "--" {
+			return nil, fmt.Errorf("askuser resume: %q after -- is not a %s flag; the continue brings its own prompt (the question and the answer)", ask80(strings.Join(t.raw, " ")), program)
+		}
+	}
+	return extra, nil
+}
+
+func (h codexHost) Outcome(s Session, env []string, r Result) Outcome {
+	return peerOutcome(s, r)
+}
+
+// peerOutcome is a continue's outcome on a host without defer: its exit
+// code says whether the prompt was taken.
+func peerOutcome(s Session, r Result) Outcome {
+	if r.ExitCode != 0 {
+		return Outcome{State: Failed, Session: s, Err: fmt.Errorf("%s exited %d: %s", s.Host, r.ExitCode, tail(r.Stderr, r.Stdout))}
+	}
+	return Outcome{State: Done, Session: s}
+}
+
+// Export returns the rollout, named as Codex named it (a renamed copy
+// does not resume).
+func (h codexHost) Export(_ context.Context, s Session, env []string) (Transcript, error) {
+	env = envOr(env)
+	path, err := codexRollout(env, s.ID, s.Dir, time.Time{})
+	if err != nil {
+		return Transcript{}, err
+	}
+	home, _ := codexHome(env)
+	root := filepath.Join(home, "sessions")
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return Transcript{}, err
+	}
+	files, err := readTree(root, rel)
+	return Transcript{Host: Codex, ID: s.ID, Files: files}, err
+}
+
+// Import puts the rollout under CODEX_HOME/sessions at the same relative
+// path, file name kept.
+func (h codexHost) Import(_ context.Context, s Session, t Transcript, env []string) error {
+	if t.Host != Codex || t.ID != s.ID {
+		return fmt.Errorf("import: the transcript is %s session %s, not Codex thread %s", t.Host, t.ID, s.ID)
+	}
+	home, err := codexHome(envOr(env))
+	if err != nil {
+		return err
+	}
+	return writeFiles(filepath.Join(home, "sessions"), t.Files)
+}
