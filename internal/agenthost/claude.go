@@ -72,7 +72,7 @@ func (h claudeHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	}
 	run.Started = time.Now()
 	cmd := exec.Command(bin(run.Bin, Claude), args...)
-	cmd.Dir, cmd.Env = run.Dir, run.Env
+	place(cmd, run.Dir, run.Env)
 	return cmd, nil
 }
 
@@ -183,7 +183,7 @@ func (h claudeHost) Continue(_ context.Context, s Session, c Continuation, w Wir
 		return nil, err
 	}
 	cmd := exec.Command(bin(s.Bin, Claude), append([]string{"-p", "--resume", s.ID}, args...)...)
-	cmd.Dir, cmd.Env = s.Dir, c.Env
+	place(cmd, s.Dir, c.Env)
 	return cmd, nil // stdin stays empty: never a prompt
 }
 

@@ -116,7 +116,7 @@ func (h codexHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	args = append(append(args, "exec"), flatten(execTokens)...)
 	run.Started = time.Now()
 	cmd := exec.Command(bin(run.Bin, Codex), args...)
-	cmd.Dir, cmd.Env = codexDir(run.Dir, global, execTokens), run.Env
+	place(cmd, codexDir(run.Dir, global, execTokens), run.Env)
 	return cmd, nil
 }
 
@@ -304,7 +304,7 @@ func (h codexHost) Continue(_ context.Context, s Session, c Continuation, w Wiri
 	args = append(append(args, translated...), extra...)
 	args = append(args, s.ID, prompt)
 	cmd := exec.Command(bin(s.Bin, Codex), args...)
-	cmd.Dir, cmd.Env = codexDir(s.Dir, global, execTokens), c.Env
+	place(cmd, codexDir(s.Dir, global, execTokens), c.Env)
 	return cmd, nil
 }
 

@@ -100,7 +100,7 @@ func (h geminiHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	}
 	run.Started = time.Now()
 	cmd := exec.Command(bin(run.Bin, Gemini), flatten(tokens)...)
-	cmd.Dir, cmd.Env = run.Dir, withEnv(env, "GEMINI_CLI_HOME", overlay)
+	place(cmd, run.Dir, withEnv(env, "GEMINI_CLI_HOME", overlay))
 	return cmd, nil
 }
 
@@ -243,7 +243,7 @@ func (h geminiHost) Continue(_ context.Context, s Session, c Continuation, w Wir
 	kept := drop(scan(s.Args, geminiOptions), true, geminiResumeDropped...)
 	args := append(append(flatten(kept), extra...), "-r", s.ID, "-p", prompt)
 	cmd := exec.Command(bin(s.Bin, Gemini), args...)
-	cmd.Dir, cmd.Env = s.Dir, withEnv(env, "GEMINI_CLI_HOME", overlay)
+	place(cmd, s.Dir, withEnv(env, "GEMINI_CLI_HOME", overlay))
 	return cmd, nil
 }
 

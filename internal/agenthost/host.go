@@ -284,3 +284,12 @@ func withEnv(env []string, name, value string) []string {
 	}
 	return append(out, name+"="+value)
 }
+
+// place runs cmd in dir with env (nil: the current environment) and PWD
+// set to dir, as a shell would: OpenCode takes its folder from $PWD when it
+// is set (a stale PWD put a session in askuser's own folder), and the
+// others ignore it.
+func place(cmd *exec.Cmd, dir string, env []string) {
+	cmd.Dir = dir
+	cmd.Env = withEnv(envOr(env), "PWD", dir)
+}

@@ -127,7 +127,7 @@ func (h openCodeHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	}
 	run.Started = time.Now()
 	cmd := exec.Command(bin(run.Bin, OpenCode), run.Args...)
-	cmd.Dir, cmd.Env = run.Dir, env
+	place(cmd, run.Dir, env)
 	return cmd, nil
 }
 
@@ -172,7 +172,7 @@ func (h openCodeHost) Stopped(ctx context.Context, run *Run, stdout []byte) (Ses
 // openCodeSessions lists the sessions of dir created since t, newest first.
 func openCodeSessions(ctx context.Context, binName string, env []string, dir string, t time.Time) ([]string, error) {
 	cmd := exec.CommandContext(ctx, bin(binName, OpenCode), "session", "list", "--format", "json")
-	cmd.Dir, cmd.Env = dir, env
+	place(cmd, dir, env)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -185,7 +185,7 @@ func openCodeSessions(ctx context.Context, binName string, env []string, dir str
 		Directory string `json:"directory"`
 	}
 	if err := json.Unmarshal(out, &list); err != nil {
-		return nil, fmt.Errorf("opencode session list printed no JSON list: %w", err)
+		return nil, fmt.Errorf("opencode session list printed no JSON list (%v): %s", err, tail(out, stderr.Bytes()))
 	}
 	var ids []string
 	for _, s := range list {
@@ -202,7 +202,7 @@ func openCodeSessions(ctx context.Context, binName string, env []string, dir str
 // openCodeExport runs opencode export ID.
 func openCodeExport(ctx context.Context, binName string, env []string, dir, id string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin(binName, OpenCode), "export", id)
-	cmd.Dir, cmd.Env = dir, env
+	place(cmd, dir, env)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -272,7 +272,8 @@ func (h openCodeHost) Continue(_ context.Context, s Session, c Continuation, w W
 	args := append(append(flatten(global), "run"), flatten(kept)...)
 	args = append(append(args, extra...), "-s", s.ID, "--dir", s.Dir)
 	cmd := exec.Command(bin(s.Bin, OpenCode), args...)
-	cmd.Dir, cmd.Env, cmd.Stdin = s.Dir, env, strings.NewReader(prompt)
+	place(cmd, s.Dir, env)
+	cmd.Stdin = strings.NewReader(prompt)
 	return cmd, nil
 }
 
@@ -311,7 +312,7 @@ func (h openCodeHost) Import(ctx context.Context, s Session, t Transcript, env [
 		return err
 	}
 	cmd := exec.CommandContext(ctx, bin(s.Bin, OpenCode), "import", f.Name())
-	cmd.Dir, cmd.Env = s.Dir, env
+	place(cmd, s.Dir, env)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("opencode import: %v: %s", err, tail(out))
 	}

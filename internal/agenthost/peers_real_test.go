@@ -83,7 +83,7 @@ func lateAnswer(t *testing.T, c peerCase) {
 		}
 		res := runHost(t, "continue", cmd)
 		if o := c.host.Outcome(s, env, res); o.State != Done {
-			t.Fatalf("outcome %+v\nstdout: %s\nstderr: %s", o, res.Stdout, res.Stderr)
+			t.Fatalf("outcome %+v\nstdout: %s\nstderr: %s\nargs: %q\nenv GEMINI_CLI_HOME=%s HOME=%s", o, res.Stdout, res.Stderr, cmd.Args, envValue(cmd.Env, "GEMINI_CLI_HOME"), envValue(cmd.Env, "HOME"))
 		}
 		if got := lastUserText(c.srv); got != want {
 			t.Errorf("the model's last user message:\n%q\nwant the continuation prompt:\n%q", got, want)
@@ -159,4 +159,45 @@ func TestPromptMarksWhoAnswered(t *testing.T) {
 	if contains(got, "The user answered") {
 		t.Errorf("a file's answer is passed off as the user's:\n%s", got)
 	}
+}
+
+func TestAgentHostGemini(t *testing.T) {
+	clients.Gemini(t)
+	srv := fakeprovider.NewGemini(peerTurns(fakeprovider.ToolCall{ID: "call_ask", Name: "mcp_askuser_AskUserQuestion", Input: json.RawMessage(dbInput)})...)
+	t.Cleanup(srv.Close)
+	lateAnswer(t, peerCase{host: geminiHost{}, srv: srv,
+		harness: func(home string) (string, []string, []string) {
+			cmd := clients.GeminiCommand(context.Background(), t, home, srv.URL, "--skip-trust", "-m", "gemini-fake", "-p", "pick a database")
+			return cmd.Path, cmd.Args[1:], cmd.Env
+		},
+		// Another machine has Gemini CLI set up its own way (here: the
+		// same settings).
+		moveEnv: func(env []string, home string) []string {
+			settings, err := os.ReadFile(filepath.Join(envValue(env, "HOME"), ".gemini", "settings.json"))
+			if err == nil {
+				err = os.MkdirAll(filepath.Join(home, ".gemini"), 0o700)
+			}
+			if err == nil {
+				err = os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), settings, 0o600)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return withEnv(env, "HOME", home)
+		}})
+}
+
+func TestAgentHostOpenCode(t *testing.T) {
+	clients.OpenCode(t)
+	srv := fakeprovider.NewOpenAI(peerTurns(fakeprovider.ToolCall{ID: "call_ask", Name: "askuser_AskUserQuestion", Input: json.RawMessage(dbInput)})...)
+	t.Cleanup(srv.Close)
+	lateAnswer(t, peerCase{host: openCodeHost{}, srv: srv,
+		harness: func(home string) (string, []string, []string) {
+			cmd := clients.OpenCodeCommand(context.Background(), t, home, srv.URL, "run", "pick a database")
+			return cmd.Path, cmd.Args[1:], cmd.Env
+		},
+		// Another machine has OpenCode set up its own way (here: the same).
+		moveEnv: func(env []string, home string) []string {
+			return clients.OpenCodeCommand(context.Background(), t, home, srv.URL).Env
+		}})
 }

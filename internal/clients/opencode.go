@@ -69,7 +69,11 @@ func OpenCodeCommand(ctx context.Context, tb testing.TB, home, baseURL string, a
 // OpenCodeEnv is the environment OpenCodeCommand starts from: the current
 // one less every variable that could point OpenCode elsewhere (its own, the
 // XDG folders it keeps its config, data and sessions in, and the providers'
-// keys it would pick up), with HOME set to home.
+// keys it would pick up), with HOME set to home. PWD is left out too:
+// OpenCode takes its folder from $PWD before its working directory, so the
+// test's own PWD would put every session in the test's package folder; a
+// caller that sets PWD must set it to Dir.
 func OpenCodeEnv(home string) []string {
-	return isolated(home, "OPENCODE_", "XDG_", "OPENAI_", "AZURE_", "GEMINI_", "GOOGLE_", "AWS_", "OPENROUTER_", "GROQ_", "MISTRAL_", "XAI_", "DEEPSEEK_")
+	return isolated(home, "OPENCODE_", "XDG_", "OPENAI_", "AZURE_", "GEMINI_", "GOOGLE_", "AWS_", "OPENROUTER_", "GROQ_", "MISTRAL_",
+		"XAI_", "DEEPSEEK_", "PWD")
 }
