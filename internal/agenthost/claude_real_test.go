@@ -89,6 +89,7 @@ func TestAgentHostClaude(t *testing.T) {
 			t.Run("another_machine", func(t *testing.T) { claudeMoved(t, version) })
 			t.Run("prompt_while_waiting", func(t *testing.T) { claudeLost(t, version) })
 			t.Run("tool_missing", func(t *testing.T) { claudeToolMissing(t, version) })
+			t.Run("subagent", func(t *testing.T) { claudeSubagent(t, version) })
 		})
 	}
 }
@@ -262,7 +263,50 @@ func claudeToolMissing(t *testing.T, version string) {
 	if o, err := r.resume(s, nil); err != nil || o.State != Done {
 		t.Fatalf("continue with the server back: %v, %+v", err, o)
 	}
-	if calls := readLines[json.RawMessage](t, filepath.Join(r.standin, "calls.jsonl")); len(calls) != 1 {
-		t.Errorf("the server got %d calls, want 1", len(calls))
+	calls := readLines[struct {
+		Meta map[string]any `json:"_meta"`
+	}](t, filepath.Join(r.standin, "calls.jsonl"))
+	if len(calls) != 1 || calls[0].Meta["claudecode/toolUseId"] != "toolu_dep" {
+		t.Errorf("the server got %d calls (%+v), want 1, naming the deferred call", len(calls), calls)
+	}
+}
+
+// claudeSubagent: a subagent's call is never deferred (Claude Code would
+// end the subagent and lose it): the hook denies it at its deadline with a
+// message that hands the question back to the main agent.
+func claudeSubagent(t *testing.T, version string) {
+	r := newClaudeRig(t, version,
+		fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{call("toolu_agent", "Agent",
+			`{"description":"make the file","prompt":"make the file","subagent_type":"general-purpose","run_in_background":false}`)}},
+		fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{call("toolu_sub", "Bash", `{"command":"echo hi > sub.txt","description":"write"}`)}},
+		fakeprovider.Turn{Text: "The person must be asked by the main agent."},
+		fakeprovider.Turn{Text: "I will ask."})
+	run := &Run{Kind: Claude, Bin: r.bin, Dir: r.dir, Args: []string{"make the file", "--output-format", "json"}, Env: r.env}
+	cmd, err := claudeHost{}.Start(run, r.w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := runHost(t, "claude", cmd); res.ExitCode != 0 {
+		t.Fatalf("exit %d: %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	s, err := claudeHost{}.Stopped(context.Background(), run, nil)
+	if err != nil || s.Pending != nil {
+		t.Errorf("Stopped: %+v, %v; want the session with no deferred call", s, err)
+	}
+	var verdict string
+	for _, l := range readLines[hookLog](t, filepath.Join(r.standin, "hook.jsonl")) {
+		if l.Call.ToolUseID == "toolu_sub" {
+			verdict = l.Verdict
+			if !l.Call.Subagent() || l.Call.AgentType != "general-purpose" {
+				t.Errorf("the subagent's call: %+v", l.Call)
+			}
+		}
+	}
+	got, ok := toolResult(t, r.srv, "toolu_sub")
+	if verdict != "subagent" || !ok || !got.IsError || !strings.Contains(got.Content, "A subagent cannot wait") {
+		t.Errorf("verdict %q; the subagent got %+v (found %v)", verdict, got, ok)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "sub.txt")); err == nil {
+		t.Error("the subagent's call ran")
 	}
 }
