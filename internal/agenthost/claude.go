@@ -152,7 +152,9 @@ func newestClaudeSession(env []string, dir string, t time.Time) string {
 // Continue resumes the session in its folder with claude -p --resume ID
 // and no prompt, so the hook is asked again about the same call. It
 // refuses a session whose call already ran or was lost, and extra
-// arguments holding a prompt or --fork-session.
+// arguments holding a prompt or --fork-session. It reads the transcript,
+// it takes no lock: the caller holds the askuser session's lock while a
+// continue runs, so two continues never race.
 func (h claudeHost) Continue(_ context.Context, s Session, c Continuation, w Wiring) (*exec.Cmd, error) {
 	if err := w.check(); err != nil {
 		return nil, err
@@ -236,6 +238,9 @@ func (h claudeHost) Outcome(s Session, env []string, r Result) Outcome {
 		o.State, o.Err = Failed, fmt.Errorf("%w: Claude Code session %s went on without running call %s", ErrCallLost, s.ID, id)
 	case state == statePending && r.ExitCode != 0:
 		o.State, o.Err = Failed, claudeUnavailable(s, out, r)
+	case state == stateRan && r.ExitCode != 0 && strings.Contains(string(r.Stderr)+string(r.Stdout), "No deferred tool marker found"):
+		// Another continue ran the call first; this one ran nothing.
+		o.State, o.Err = Failed, fmt.Errorf("%w: Claude Code found no call waiting in session %s; %s already has its result", ErrAlreadyRan, s.ID, id)
 	case r.ExitCode != 0:
 		o.State, o.Err = Failed, fmt.Errorf("claude exited %d: %s", r.ExitCode, tail(r.Stderr, r.Stdout))
 	case o.Session.Pending != nil:

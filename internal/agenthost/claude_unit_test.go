@@ -293,3 +293,52 @@ func TestClaudeContinueRefuses(t *testing.T) {
 		t.Errorf("after the call ran: %v, want ErrAlreadyRan", err)
 	}
 }
+
+// TestClaudeOutcome reads what a continue came to from the transcript and
+// the exit, as Claude Code 2.1.332 printed it.
+func TestClaudeOutcome(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	env := []string{"HOME=" + home}
+	s := Session{Host: Claude, ID: "5e9d1c2a-0000-4000-8000-000000000004", Dir: dir, Pending: &Call{ID: "toolu_ask", Name: "AskUserQuestion"}}
+	put := func(lines ...string) {
+		t.Helper()
+		config, _ := claudeConfigDir(env)
+		p := filepath.Join(config, "projects", claudeProjectName(dir), s.ID+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unavailable := `{"type":"result","is_error":true,"stop_reason":"tool_deferred_unavailable","terminal_reason":"tool_deferred_unavailable",` +
+		`"session_id":"` + s.ID + `","result":"AskUserQuestion isn't available, so its deferred call didn't run."}`
+	nextMarker := strings.ReplaceAll(lineMarker, "toolu_ask", "toolu_next")
+	for name, c := range map[string]struct {
+		lines   []string
+		res     Result
+		state   State
+		err     error
+		pending string
+	}{
+		"answered":                {[]string{lineAsk, lineMarker, lineAnswered}, Result{}, Done, nil, ""},
+		"deferred again":          {[]string{lineAsk, lineMarker, lineQueue, lineMarker}, Result{}, Waiting, nil, "toolu_ask"},
+		"answered, then new wait": {[]string{lineAsk, lineMarker, lineAnswered, nextMarker}, Result{}, Waiting, nil, "toolu_next"},
+		"tool missing":            {[]string{lineAsk, lineMarker}, Result{ExitCode: 1, Stdout: []byte(unavailable)}, Failed, ErrToolUnavailable, "toolu_ask"},
+		"another continue ran it": {[]string{lineAsk, lineMarker, lineAnswered}, Result{ExitCode: 1, Stderr: []byte("Error: No deferred tool marker found in the resumed session.")}, Failed, ErrAlreadyRan, ""},
+		"lost":                    {[]string{lineAsk, lineMarker, linePrompt}, Result{}, Failed, ErrCallLost, ""},
+	} {
+		put(c.lines...)
+		o := claudeHost{}.Outcome(s, env, c.res)
+		pending := ""
+		if o.Session.Pending != nil {
+			pending = o.Session.Pending.ID
+		}
+		if o.State != c.state || (c.err != nil) != (o.Err != nil) || (c.err != nil && !errors.Is(o.Err, c.err)) || pending != c.pending {
+			t.Errorf("%s: %+v (pending %q); want %s %v %q", name, o, pending, c.state, c.err, c.pending)
+		}
+		if c.err == ErrToolUnavailable && !strings.Contains(o.Err.Error(), "--permission-prompt-tool") {
+			t.Errorf("%s: %v does not say what to reconnect", name, o.Err)
+		}
+	}
+}
