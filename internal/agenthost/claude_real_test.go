@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/internal/clients"
 	"github.com/askuser/askuser/internal/fakeprovider"
@@ -102,7 +103,9 @@ func claudeQuestion(t *testing.T, version string) {
 	r := newClaudeRig(t, version,
 		fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{call("toolu_ask", "AskUserQuestion", dbInput)}},
 		fakeprovider.Turn{Text: "Using SQLite."})
+	started := time.Now()
 	s, res := r.start("pick a database")
+	firstCall := r.srv.Requests()[0].Time.Sub(started)
 	if string(res.Stdout) != "\n" || s.Pending.ID != "toolu_ask" || s.Pending.Name != "AskUserQuestion" || s.Version != version {
 		t.Errorf("stdout %q; pending %+v, version %q", res.Stdout, s.Pending, s.Version)
 	}
@@ -110,9 +113,17 @@ func claudeQuestion(t *testing.T, version string) {
 		t.Fatalf("the model was called %d times before the stop, want 1", n)
 	}
 	writeAnswer(t, r.standin, "toolu_ask", allowWith(dbAnswered))
+	started = time.Now()
 	o, err := r.resume(s, nil)
 	if err != nil || o.State != Done || o.Err != nil || o.Session.Pending != nil {
 		t.Fatalf("continue: %v, outcome %+v", err, o)
+	}
+	if reqs := r.srv.Requests(); len(reqs) > 1 {
+		// Not a timed test: what the continue costs next to a start, for
+		// the record.
+		cont := reqs[1].Time.Sub(started)
+		t.Logf("claude %s: start to the first model call %v; continue to the continued call %v (%.2fx)", version,
+			firstCall.Round(time.Millisecond), cont.Round(time.Millisecond), float64(cont)/float64(firstCall))
 	}
 	got, ok := toolResult(t, r.srv, "toolu_ask")
 	if !ok || got.IsError || !strings.Contains(got.Content, `"Which database should we use?"="SQLite"`) || got.Request != 1 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/clients"
@@ -50,7 +51,9 @@ func lateAnswer(t *testing.T, c peerCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	started := time.Now()
 	res := runHost(t, string(c.host.Kind()), cmd)
+	firstCall := c.srv.Requests()[0].Time.Sub(started)
 	if res.ExitCode != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
@@ -81,7 +84,15 @@ func lateAnswer(t *testing.T, c peerCase) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		n := len(c.srv.Requests())
+		started := time.Now()
 		res := runHost(t, "continue", cmd)
+		if reqs := c.srv.Requests(); len(reqs) > n {
+			// Not a timed test: what the continue costs next to a start of
+			// the same host, for the record.
+			t.Logf("%s: start to the first model call %v; continue to the continued call %v (%.2fx)", c.host.Kind(),
+				firstCall.Round(time.Millisecond), reqs[n].Time.Sub(started).Round(time.Millisecond), float64(reqs[n].Time.Sub(started))/float64(firstCall))
+		}
 		if o := c.host.Outcome(s, env, res); o.State != Done {
 			t.Fatalf("outcome %+v\nstdout: %s\nstderr: %s\nargs: %q\nenv GEMINI_CLI_HOME=%s HOME=%s", o, res.Stdout, res.Stderr, cmd.Args, envValue(cmd.Env, "GEMINI_CLI_HOME"), envValue(cmd.Env, "HOME"))
 		}
