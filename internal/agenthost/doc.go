@@ -140,7 +140,11 @@
 //   - Gemini CLI skips GEMINI_CLI_SYSTEM_SETTINGS_PATH unless root owns the
 //     file and every folder above it; a project is found by its
 //     tmp/<slug>/.project_root marker, so a copied session file resumes
-//     without projects.json.
+//     without projects.json. A resume in a later minute than the session
+//     file's name appends to that file and also writes a stub named after
+//     the new minute, holding only the session context; gemini reads the
+//     file of the id updated last, so a copy needs both (a copy of the stub
+//     alone: "No previous sessions found for this project").
 //   - OpenCode takes its folder from $PWD before its working directory; it
 //     installs @opencode-ai/plugin into its config folder from
 //     registry.npmjs.org at every start unless a lock file there lists it;

@@ -129,25 +129,35 @@ func (h geminiHost) Stopped(_ context.Context, run *Run, stdout []byte) (Session
 			s.ID = out.SessionID
 		}
 	}
-	path, err := geminiSessionFile(env, s.ID, run.Started)
+	paths, err := geminiSessionFiles(env, s.ID, run.Started)
 	if err != nil {
 		return s, err
 	}
-	gs, err := readGeminiSession(path)
-	if err != nil {
-		return s, err
+	for _, p := range paths {
+		gs, err := readGeminiSession(p)
+		if err != nil {
+			return s, err
+		}
+		s.ID = gs.id
+		if gs.last != nil {
+			s.Pending = gs.last
+		}
 	}
-	s.ID, s.Transcript, s.Pending = gs.id, path, gs.last
+	s.Transcript = paths[0]
 	return s, nil
 }
 
-// geminiSessionFile finds the session file of id (its name ends in the id's
-// first 8 characters and its first line names it), or with id "" the
-// newest written since t.
-func geminiSessionFile(env []string, id string, t time.Time) (string, error) {
+// geminiSessionFiles finds the files of session id (their names end in the
+// id's first 8 characters and their first line names it), or with id ""
+// of the newest session written since t, oldest name first. A session may
+// have several: a resume in a later minute than the file's name appends to
+// the session's file and also writes a stub named after the new minute
+// holding only the session context (Gemini CLI 0.61); gemini reads, of the
+// files of one id, the one updated last.
+func geminiSessionFiles(env []string, id string, t time.Time) ([]string, error) {
 	home, err := geminiHome(env)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	pattern := "session-*.jsonl"
 	if len(id) >= 8 {
@@ -155,16 +165,26 @@ func geminiSessionFile(env []string, id string, t time.Time) (string, error) {
 	}
 	matches, _ := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", "chats", pattern))
 	sort.Slice(matches, func(i, j int) bool { return filepath.Base(matches[i]) > filepath.Base(matches[j]) })
+	var found []string
 	for _, m := range matches {
 		info, err := os.Stat(m)
 		if err != nil || (id == "" && info.ModTime().Before(t.Add(-time.Second))) {
 			continue
 		}
-		if gs, err := readGeminiSession(m); err == nil && (id == "" || gs.id == id) {
-			return m, nil
+		gs, err := readGeminiSession(m)
+		if err != nil || (id != "" && gs.id != id) || (len(found) > 0 && filepath.Dir(m) != filepath.Dir(found[0])) {
+			continue
 		}
+		if id == "" {
+			id = gs.id // the newest session: gather its other files
+		}
+		found = append(found, m)
 	}
-	return "", fmt.Errorf("%w: Gemini CLI has no session file of %s under %s", ErrNoSession, orAny(id), filepath.Join(home, ".gemini", "tmp"))
+	if len(found) == 0 {
+		return nil, fmt.Errorf("%w: Gemini CLI has no session file of %s under %s", ErrNoSession, orAny(id), filepath.Join(home, ".gemini", "tmp"))
+	}
+	sort.Strings(found)
+	return found, nil
 }
 
 func orAny(id string) string {
@@ -251,16 +271,22 @@ func (h geminiHost) Outcome(s Session, env []string, r Result) Outcome {
 	return peerOutcome(s, r)
 }
 
-// Export returns the session file, named relative to its project folder
-// (chats/session-….jsonl).
+// Export returns the session's files, named relative to their project
+// folder (chats/session-….jsonl).
 func (h geminiHost) Export(_ context.Context, s Session, env []string) (Transcript, error) {
-	path, err := geminiSessionFile(envOr(env), s.ID, time.Time{})
+	paths, err := geminiSessionFiles(envOr(env), s.ID, time.Time{})
 	if err != nil {
 		return Transcript{}, err
 	}
-	root := filepath.Dir(filepath.Dir(path))
-	files, err := readTree(root, filepath.Join("chats", filepath.Base(path)))
-	return Transcript{Host: Gemini, ID: s.ID, Files: files}, err
+	t := Transcript{Host: Gemini, ID: s.ID}
+	for _, p := range paths {
+		files, err := readTree(filepath.Dir(filepath.Dir(p)), filepath.Join("chats", filepath.Base(p)))
+		if err != nil {
+			return Transcript{}, err
+		}
+		t.Files = append(t.Files, files...)
+	}
+	return t, nil
 }
 
 // Import puts the session file in the project folder Gemini CLI gives the

@@ -94,6 +94,7 @@ func lateAnswer(t *testing.T, c peerCase) {
 				firstCall.Round(time.Millisecond), reqs[n].Time.Sub(started).Round(time.Millisecond), float64(reqs[n].Time.Sub(started))/float64(firstCall))
 		}
 		if o := c.host.Outcome(s, env, res); o.State != Done {
+			dumpTree(t, envValue(cmd.Env, "HOME"), envValue(cmd.Env, "GEMINI_CLI_HOME"))
 			t.Fatalf("outcome %+v\nstdout: %s\nstderr: %s\nargs: %q\nenv GEMINI_CLI_HOME=%s HOME=%s", o, res.Stdout, res.Stderr, cmd.Args, envValue(cmd.Env, "GEMINI_CLI_HOME"), envValue(cmd.Env, "HOME"))
 		}
 		if got := lastUserText(c.srv); got != want {
@@ -211,4 +212,32 @@ func TestAgentHostOpenCode(t *testing.T) {
 		moveEnv: func(env []string, home string) []string {
 			return clients.OpenCodeCommand(context.Background(), t, home, srv.URL).Env
 		}})
+}
+
+// dumpTree logs the files under roots (links with their targets, small
+// files with their text), to see a failed continue's state.
+func dumpTree(t *testing.T, roots ...string) {
+	t.Helper()
+	for _, root := range roots {
+		if root == "" {
+			continue
+		}
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			switch info, _ := os.Lstat(p); {
+			case info == nil:
+			case info.Mode()&os.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				t.Logf("%s -> %s", p, target)
+			case !d.IsDir() && info.Size() < 300:
+				b, _ := os.ReadFile(p)
+				t.Logf("%s: %q", p, b)
+			case !d.IsDir():
+				t.Logf("%s (%d bytes)", p, info.Size())
+			}
+			return nil
+		})
+	}
 }

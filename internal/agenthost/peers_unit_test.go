@@ -234,3 +234,45 @@ func TestWriteFilesStaysInside(t *testing.T) {
 		t.Errorf("a copy the stored one extends was not brought up to date: %q", b)
 	}
 }
+
+// TestGeminiSessionFiles: a resume in a later minute leaves the session
+// in two files, the conversation and a stub (Gemini CLI 0.61); Stopped
+// reads the conversation and Export carries both, so the copy resumes.
+// Exporting the newest file alone made the continue on the other machine
+// fail with "No previous sessions found for this project" whenever the
+// first continue crossed a minute.
+func TestGeminiSessionFiles(t *testing.T) {
+	home := t.TempDir()
+	chats := filepath.Join(home, ".gemini", "tmp", "proj", "chats")
+	id := "b36cdc67-030b-4417-a59c-d34c10432032"
+	meta := `{"sessionId":"` + id + `","projectHash":"f8","startTime":"2026-12-07T02:54:14.547Z","lastUpdated":"2026-12-07T02:54:14.547Z","kind":"main"}`
+	files := map[string]string{
+		"session-2026-12-07T02-54-b36cdc67.jsonl": meta + "\n" +
+			`{"id":"m1","type":"user","content":[{"text":"pick a database"}]}` + "\n" +
+			`{"id":"m2","type":"gemini","content":"","toolCalls":[{"id":"mcp_askuser_AskUserQuestion__c1","name":"mcp_askuser_AskUserQuestion","args":` + dbInput + `}]}` + "\n",
+		"session-2026-12-07T02-55-b36cdc67.jsonl": strings.Replace(meta, "02:54:14.547Z", "02:55:05.158Z", 2) + "\n" +
+			`{"$set":{"messages":[{"id":"c","type":"user","content":[{"text":"<session_context>"}]}]}}` + "\n",
+		"session-2026-12-07T02-53-aaaaaaaa.jsonl": strings.Replace(meta, id, "aaaaaaaa-0000-4000-8000-000000000000", 1) + "\n",
+	}
+	if err := os.MkdirAll(chats, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(chats, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home}
+	s, err := geminiHost{}.Stopped(context.Background(), &Run{Kind: Gemini, Dir: "/p", SessionID: id, Env: env}, nil)
+	if err != nil || s.Pending == nil || s.Pending.ID != "mcp_askuser_AskUserQuestion__c1" || filepath.Base(s.Transcript) != "session-2026-12-07T02-54-b36cdc67.jsonl" {
+		t.Fatalf("Stopped: %+v, %v", s, err)
+	}
+	tr, err := geminiHost{}.Export(context.Background(), s, env)
+	var names []string
+	for _, f := range tr.Files {
+		names = append(names, f.Path)
+	}
+	if want := []string{"chats/session-2026-12-07T02-54-b36cdc67.jsonl", "chats/session-2026-12-07T02-55-b36cdc67.jsonl"}; err != nil || !reflect.DeepEqual(names, want) {
+		t.Errorf("export: %q, %v; want %q", names, err, want)
+	}
+}
