@@ -73,8 +73,11 @@ func TestResumeThroughAChannel(t *testing.T) {
 	if strings.Contains(resume.stderr.String(), "already answered") {
 		t.Errorf("resume says its own answer was another's:\n%s", resume.stderr)
 	}
-	if u := cr.message(t, "updated", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Updates) > 0 }); len(u.Updates) != 1 ||
-		!strings.HasPrefix(u.Updates[0], "Answered: SQLite — by @alice on testchan, ") {
+	// The resume has exited: the widget shows the outcome now, or the
+	// resume's log says why not.
+	if u, ok := cr.srv.Find(waitLimit, func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Updates) > 0 }); !ok {
+		t.Errorf("the widget was never updated; the platform has %+v\nresume's stderr:\n%s", cr.srv.Messages(), resume.stderr)
+	} else if len(u.Updates) != 1 || !strings.HasPrefix(u.Updates[0], "Answered: SQLite — by @alice on testchan, ") {
 		t.Errorf("the widget shows %q", u.Updates)
 	}
 	if n := len(cr.srv.Messages()); n != 1 {

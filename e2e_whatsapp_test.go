@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -320,7 +321,7 @@ func TestWhatsAppFourQuestions(t *testing.T) {
 func listReply(m whatsappfake.Sent, id, msgID string) []byte {
 	return whatsappfake.Envelope(map[string]any{"messaging_product": "whatsapp",
 		"metadata": map[string]string{"display_phone_number": whatsappfake.DisplayNumber, "phone_number_id": waPhoneID},
-		"messages": []any{map[string]any{"from": waAlice, "id": msgID, "timestamp": "1764100000", "type": "interactive",
+		"messages": []any{map[string]any{"from": waAlice, "id": msgID, "timestamp": strconv.FormatInt(time.Now().Unix(), 10), "type": "interactive",
 			"context":     map[string]string{"from": whatsappfake.DisplayNumber, "id": m.ID},
 			"interactive": map[string]any{"type": "list_reply", "list_reply": map[string]string{"id": id, "title": "x"}}}}})
 }

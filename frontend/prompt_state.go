@@ -255,20 +255,52 @@ func (p *promptState) move(vis []int, down bool) {
 	p.focus = vis[at]
 }
 
-// setFilter changes the filter and puts the focus on the first choice
-// that matches, if the focused one no longer does.
+// setFilter changes the filter and puts the focus on the choice that
+// matches it best (matchRank), as fzf and gum do: typing "sql" goes to
+// SQLite, whose label starts so, not to PostgreSQL, which only holds it.
+// With no filter, or one that matches nothing, the focus stays where it
+// is if it is shown, else it goes to the first choice.
 func (p *promptState) setFilter(f string) {
 	if utf8.RuneCountInString(f) > ask.MaxFreeTextChars {
 		return
 	}
 	p.filter = f
-	vis, _ := p.visible()
+	vis, noMatch := p.visible()
+	if lf := strings.ToLower(strings.TrimSpace(f)); lf != "" && !noMatch {
+		best, bestRank := -1, 0
+		for _, v := range vis {
+			if p.entries[v].other {
+				continue
+			}
+			if r := matchRank(strings.ToLower(p.entries[v].label), lf); best < 0 || r < bestRank {
+				best, bestRank = v, r
+			}
+		}
+		if best >= 0 {
+			p.focus = best
+			return
+		}
+	}
 	for _, v := range vis {
 		if v == p.focus {
 			return
 		}
 	}
 	p.focus = vis[0]
+}
+
+// matchRank says how well label holds filter (both lower-case), lower
+// being better: 0 the label starts with it, 1 a word of it does, 2 it is
+// inside a word. The first of equals wins.
+func matchRank(label, filter string) int {
+	switch {
+	case strings.HasPrefix(label, filter):
+		return 0
+	case strings.Contains(label, " "+filter) || strings.Contains(label, "-"+filter) ||
+		strings.Contains(label, "("+filter) || strings.Contains(label, "/"+filter):
+		return 1
+	}
+	return 2
 }
 
 // pick chooses choice i of a single select.

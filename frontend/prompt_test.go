@@ -195,3 +195,31 @@ func TestPromptNeverAnswersUnasked(t *testing.T) {
 	}
 	var _ = ask.SourcePerson
 }
+
+// TestFilterFocusesTheBestMatch: the focus goes to the choice the filter
+// matches best (its label starts so, then a word of it does), not to the
+// first that holds it, even when that one is recommended and focused.
+func TestFilterFocusesTheBestMatch(t *testing.T) {
+	q := ask.Question{Question: "Which database?", Header: "Database", Options: []ask.Option{
+		{Label: "PostgreSQL (Recommended)"}, {Label: "MySQL"}, {Label: "SQLite"}, {Label: "Cloud SQL"},
+	}}
+	for _, c := range []struct {
+		typed string
+		want  string
+	}{
+		{"sql", "SQLite"},
+		{"SQL", "SQLite"},
+		{"post", "PostgreSQL"},
+		{"cloud s", "Cloud SQL"},
+		{"ysq", "MySQL"},
+		{"ql", "PostgreSQL"}, // inside every label: the first
+	} {
+		p := newPromptState(q, false)
+		for _, r := range c.typed {
+			p.handle(key{kind: kRune, r: r})
+		}
+		if got := p.entries[p.focus].label; got != c.want {
+			t.Errorf("typed %q: focus on %q, want %q", c.typed, got, c.want)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func TestSurveySingleKeys(t *testing.T) {
 		{"the digit after the last option is Other", []step{{keys("4"), []string{"Please specify:"}}, {keys("Cockroach", "DB", sendEnter), nil}}, "", "CockroachDB"},
 		{"a digit past Other picks nothing", []step{{keys("7"), []string{"no option 7"}}, {keys("1"), nil}}, "MongoDB", ""},
 		{"letters filter", []step{{keys("l", "i"), []string{"filter: li", "❯ ● 3. SQLite"}}, {keys(sendEnter), nil}}, "SQLite", ""},
-		{"a filter hides what it does not match", []step{{keys("s", "q"), []string{"filter: sq", "❯ ● 2. PostgreSQL", "3. SQLite", "!MongoDB"}}, {keys(sendDown), []string{"❯ ● 3. SQLite"}}, {keys(sendEnter), nil}}, "SQLite", ""},
+		{"a filter hides what it does not match, and goes to the best match", []step{{keys("s", "q"), []string{"filter: sq", "2. PostgreSQL", "❯ ● 3. SQLite", "!MongoDB"}}, {keys(sendUp), []string{"❯ ● 2. PostgreSQL"}}, {keys(sendEnter), nil}}, "PostgreSQL", ""},
 		{"backspace edits the filter", []step{{keys("s", "q", sendBS, sendBS, "m"), []string{"❯ ● 1. MongoDB"}}, {keys(sendEnter), nil}}, "MongoDB", ""},
 		{"a filter that matches nothing offers the text as Other",
 			[]step{{keys("c", "o", "c", "k"), []string{`No option matches "cock"`, "1. MongoDB", "3. SQLite", "4. Other"}}, {keys(sendEnter), nil}}, "", "cock"},

@@ -10,10 +10,13 @@
 # by path alone (internal/clients knows the same names):
 #   .tools/claude-2.1.197/bin/claude
 #   .tools/claude-2.1.330/bin/claude
+#   .tools/claude-2.1.332/bin/claude
 #   .tools/server-filesystem-2026.8.31/bin/mcp-server-filesystem
 #   .tools/server-everything-2026.8.31/bin/mcp-server-everything
 #   .tools/codex-0.169.0/bin/codex
+#   .tools/codex-0.171.0/bin/codex
 #   .tools/gemini-0.61.0/bin/gemini
+#   .tools/opencode-1.18.33/bin/opencode
 #
 # Idempotent: a prefix holding the marker .installed with the right
 # package@version is skipped. A prefix without it (an interrupted install)
@@ -30,10 +33,13 @@ tools="$root/.tools"
 pins=(
   "claude-2.1.197|@anthropic-ai/claude-code@2.1.197|claude"
   "claude-2.1.330|@anthropic-ai/claude-code@2.1.330|claude"
+  "claude-2.1.332|@anthropic-ai/claude-code@2.1.332|claude"
   "server-filesystem-2026.8.31|@modelcontextprotocol/server-filesystem@2026.8.31|mcp-server-filesystem"
   "server-everything-2026.8.31|@modelcontextprotocol/server-everything@2026.8.31|mcp-server-everything"
   "codex-0.169.0|@openai/codex@0.169.0|codex"
+  "codex-0.171.0|@openai/codex@0.171.0|codex"
   "gemini-0.61.0|@google/gemini-cli@0.61.0|gemini"
+  "opencode-1.18.33|opencode-ai@1.18.33|opencode"
 )
 
 fail() {
@@ -77,9 +83,9 @@ for pin in "${pins[@]}"; do
   install "$dir" "$spec" "$bin"
 done
 
-# A Claude Code or Codex whose native binary did not land (an optional
-# platform package npm skipped) installs fine and fails only when run: run
-# each client now, and check it is the pinned version.
+# A Claude Code, Codex or OpenCode whose native binary did not land (an
+# optional platform package npm skipped) installs fine and fails only when
+# run: run each client now, and check it is the pinned version.
 check() {
   local dir=$1 bin=$2 want=$3 got
   got=$("$tools/$dir/bin/$bin" --version 2>&1) ||
@@ -91,5 +97,8 @@ check() {
 }
 check claude-2.1.197 claude 2.1.197
 check claude-2.1.330 claude 2.1.330
+check claude-2.1.332 claude 2.1.332
 check codex-0.169.0 codex "codex-cli 0.169.0"
+check codex-0.171.0 codex "codex-cli 0.171.0"
 check gemini-0.61.0 gemini 0.61.0
+check opencode-1.18.33 opencode 1.18.33

@@ -106,6 +106,9 @@ func subjectRule(tool string, s subject) (string, bool) {
 			return "", false
 		}
 		spec = pathSpec(s.path.lexical)
+		if s.search != nil {
+			spec = strings.TrimSuffix(spec, "/") + "/**" // all it searches
+		}
 	}
 	r := tool + "(" + spec + ")"
 	return r, allows([]string{r}, s)

@@ -88,9 +88,10 @@ type Policy struct {
 
 // Decide returns the decision the rules, the mode and the session's grants
 // make, or ok false when a person must be asked. Deny rules win, then ask
-// rules, then the bypass mode, allow rules and grants; a command line the
-// rules could not read in full is asked when a deny or ask rule might
-// have matched the part not read.
+// rules, then the bypass mode, allow rules and grants; a command line or
+// path the rules could not read in full, or a search whose folder may
+// hold what a deny or ask rule matches, is asked when such a rule names
+// its tool.
 func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
 	s := req.subject()
 	if r, hit := s.touched(p.Deny); hit {
@@ -99,8 +100,9 @@ func (p Policy) Decide(req Request, grants Grants) (d Decision, ok bool) {
 	if _, hit := s.touched(p.Ask); hit {
 		return Decision{}, false
 	}
-	if s.unread(p.Deny, p.Ask) {
-		// A deny or ask rule may have missed what was not read.
+	if s.unread(p.Deny, p.Ask) || s.reaches(p.Deny, p.Ask) {
+		// A deny or ask rule may have missed what was not read, or what
+		// a search reads under its folder.
 		return Decision{}, false
 	}
 	if p.Mode == ModeBypass {

@@ -17,19 +17,26 @@
 //     functions, variables set for a command, arithmetic) or writes where
 //     no rule looks (redirections to files, background jobs); a line that
 //     does not parse is never covered. A deny or ask rule matches any
-//     command the line would run, wherever it is written.
+//     command the line would run, wherever it is written; where the line
+//     runs code the reader cannot see (piped into a shell, arithmetic on
+//     a value, another language) or gives a command it does not know
+//     words the rule matches, the rule asks.
 //   - A path is cleaned against the session's folder before it is
 //     matched (pathrule.go): a path that leaves a rule's folder never
-//     matches it, and an allow rule must cover where links lead too.
+//     matches it, and an allow rule must cover where links lead too, as
+//     the kernel follows them (pathlink.go). A search (Grep, Glob, LS)
+//     reads what is under its folder (pathsearch.go).
 //
 // Invariants:
 //   - Deny unless something allows: a deny rule wins over everything, an
 //     ask rule over allow rules and grants, and a call no rule, grant or
 //     mode allows must be asked. Where the rules stop reading a command
 //     line (nested too deep, too many commands, a line that does not
-//     parse) or cannot read a path (no home folder for ~), a deny or ask
-//     rule for its tool makes the call asked: the mode or a grant never
-//     allows what a deny rule might have caught.
+//     parse, code it cannot see) or cannot read a path (no home folder
+//     for ~, links that loop), or a search's folder may hold what a deny
+//     or ask rule matches, a deny or ask rule for its tool makes the call
+//     asked: the mode or a grant never allows what a deny rule might have
+//     caught.
 //   - Only a person (or a rule or answer a person wrote) approves. Answers
 //     from the recommended-option policy (--frontend auto, unanswered:
 //     auto, --on-timeout auto) never approve a call, whatever option they

@@ -26,13 +26,16 @@ import (
 // it, as .gitignore does, and matches in any case (.ENV is .env where the
 // file system ignores case); an allow rule matches the case written.
 //
-// Symbolic links are followed as far as the path exists when the rules
-// are read, in the call's path and in the rule's folder alike (so /tmp
-// still matches on a system where /tmp is a link): an allow rule must
-// cover both the path as written and where its links lead, and a deny or
-// ask rule matches either. The check reads the file system at that
-// moment; a link made between the decision and the tool's run is not
-// seen, which only a sandbox could prevent.
+// Symbolic links are followed as the kernel follows them (pathlink.go),
+// in the call's path and in the rule's folder alike (so /tmp still
+// matches on a system where /tmp is a link): whether or not what a link
+// names exists, and before .. is applied. An allow rule must cover the
+// path as written (cleaned), where its links lead, and where the kernel
+// takes it as written (src/lib/../x, where src/lib is a link, is in the
+// folder src/lib leads into); a deny or ask rule matches any of them. The
+// check reads the file system at that moment; a link made between the
+// decision and the tool's run is not seen, which only a sandbox could
+// prevent.
 
 // callPath is a call's path as the rules see it.
 type callPath struct {
@@ -40,12 +43,17 @@ type callPath struct {
 	// folder is; relative (and then matched only by relative rules) when
 	// the session's folder is not known.
 	lexical string
-	// real is where the path's links lead (lexical when it has none, or
-	// is relative).
+	// real is where the links of lexical lead (lexical when it has none,
+	// or is relative).
 	real string
+	// physical is where the kernel takes the path as written: its links
+	// resolved before its .. (real when it has no ..).
+	physical string
 }
 
-// readPath cleans a call's path against the session's folder dir.
+// readPath reads a call's path against the session's folder dir; false
+// when it cannot be read (empty, a NUL, ~ with no home folder), or its
+// links loop or are too many to follow.
 func readPath(p, dir string) (callPath, bool) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return callPath{}, false
@@ -55,17 +63,33 @@ func readPath(p, dir string) (callPath, bool) {
 		if err != nil || home == "" {
 			return callPath{}, false
 		}
-		p = filepath.Join(home, rest)
+		p = home + string(filepath.Separator) + rest
 	}
-	switch {
-	case filepath.IsAbs(p):
-		p = filepath.Clean(p)
-	case dir != "" && filepath.IsAbs(dir):
-		p = filepath.Join(dir, p)
-	default:
-		p = filepath.Clean(p)
+	if !filepath.IsAbs(p) && dir != "" && filepath.IsAbs(dir) {
+		p = dir + string(filepath.Separator) + p // not Join, which cleans: .. is the kernel's to read
 	}
-	return callPath{lexical: p, real: resolveLinks(p)}, true
+	cp := callPath{lexical: filepath.Clean(p)}
+	var ok bool
+	if cp.real, ok = resolveLinks(cp.lexical); !ok {
+		return callPath{}, false
+	}
+	cp.physical = cp.real
+	if hasDotDot(p) && filepath.IsAbs(p) {
+		if cp.physical, ok = resolveLinks(p); !ok {
+			return callPath{}, false
+		}
+	}
+	return cp, true
+}
+
+// hasDotDot reports whether a path names .. anywhere.
+func hasDotDot(p string) bool {
+	for _, name := range strings.Split(filepath.ToSlash(p), "/") {
+		if name == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // homeRelative reports whether p starts with ~ (the home folder), and the
@@ -76,38 +100,6 @@ func homeRelative(p string) (string, bool) {
 	}
 	rest, ok := strings.CutPrefix(p, "~/")
 	return rest, ok
-}
-
-// resolveLinks follows the links of the longest part of p that exists,
-// keeping the rest as written (a file about to be written need not
-// exist). A part exists only if every shorter one does, so the longest is
-// found by halving: a few reads of the file system and of p, however many
-// folders a hostile path names (one folder at a time cost the square of
-// its length).
-func resolveLinks(p string) string {
-	if !filepath.IsAbs(p) {
-		return p
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	// p is clean and absolute: names[0] is "" (the root).
-	names := strings.Split(filepath.ToSlash(p), "/")
-	lead := func(n int) string { return "/" + filepath.Join(names[1:n+1]...) }
-	have, lack := 0, len(names)-1 // the root exists; all of p does not
-	for lack-have > 1 {
-		mid := (have + lack) / 2
-		if _, err := filepath.EvalSymlinks(lead(mid)); err == nil {
-			have = mid
-		} else {
-			lack = mid
-		}
-	}
-	real, err := filepath.EvalSymlinks(lead(have))
-	if err != nil {
-		return p
-	}
-	return filepath.Join(append([]string{real}, names[have+1:]...)...)
 }
 
 // pathPattern is a path rule's specifier, resolved.
@@ -158,21 +150,23 @@ func pathPatternOf(spec, ruleDir, dir string, realDir func(string) string) (path
 	return pathPattern{base: base, realBase: realDir(base), segs: segs}, true
 }
 
-// covers reports whether an allow rule's pattern matches the path, both
-// as written and where its links lead.
+// covers reports whether an allow rule's pattern matches the path as
+// written, where its links lead, and where the kernel takes it.
 func (pp pathPattern) covers(p callPath) bool {
-	return matchIn(pp.base, pp.segs, p.lexical, false) && matchIn(pp.realBase, pp.segs, p.real, false)
+	return matchIn(pp.base, pp.segs, p.lexical, false) && matchIn(pp.realBase, pp.segs, p.real, false) &&
+		(p.physical == p.real || matchIn(pp.realBase, pp.segs, p.physical, false))
 }
 
 // touches reports whether a deny or ask rule's pattern matches the path,
-// or a folder of it, as written or where its links lead, in any case: on
+// or a folder of it, as written, where its links lead or where the kernel
+// takes it, in any case: on
 // a file system that ignores case (macOS, Windows) .ENV is .env.
 func (pp pathPattern) touches(p callPath) bool {
 	lower := make([]string, len(pp.segs))
 	for i, s := range pp.segs {
 		lower[i] = strings.ToLower(s)
 	}
-	for _, try := range [][2]string{{pp.base, p.lexical}, {pp.realBase, p.real}} {
+	for _, try := range [][2]string{{pp.base, p.lexical}, {pp.realBase, p.real}, {pp.realBase, p.physical}} {
 		if matchIn(try[0], pp.segs, try[1], true) || matchIn(strings.ToLower(try[0]), lower, strings.ToLower(try[1]), true) {
 			return true
 		}

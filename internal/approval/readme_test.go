@@ -49,6 +49,9 @@ func renderRuleTable() string {
 		var rules []string
 		for _, part := range strings.Split(c.rules, "; ") {
 			verdict, rule, _ := strings.Cut(part, ": ")
+			if verdict == "mode" {
+				verdict = "`--permission-mode`"
+			}
 			rules = append(rules, verdict+" "+code(rule))
 		}
 		call := code(c.call)

@@ -1,7 +1,6 @@
 package approval
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -22,7 +21,15 @@ import (
 //     bash -c '…' or eval when the code is written out, in a here-document
 //     or here-string a shell reads (given to it, or to a block, loop,
 //     function or wrapper around it), behind sudo, xargs, env, nice,
-//     timeout, find -exec, or named by a path (/bin/rm).
+//     timeout, find -exec, chrt and the other runners (shellwrap.go), in
+//     a variable or git configuration that is run (shellvars.go,
+//     shellgit.go), or named by a path (/bin/rm);
+//   - code the reader cannot see (from a pipe or a value: shellcode.go;
+//     arithmetic on a value: shellarith.go; another language:
+//     shellinterp.go; a script the line writes: shellscript.go) leaves
+//     the line not read in full (partial), and the words of a command it
+//     does not know are guesses (shellguess.go): a deny or ask rule then
+//     asks, under every mode.
 //
 // Either way a line that cannot be read does not get through: at worst a
 // person is asked.
@@ -35,10 +42,12 @@ type shellLine struct {
 	// uncovered says why no allow rule can cover the line; "" when the
 	// rules decide.
 	uncovered string
-	// partial says why the reading stopped short of the whole line (too
-	// deep, too many commands, or a line that does not parse, whose lines
-	// before the error bash still runs): a deny or ask rule may then miss
-	// a command the line runs. "" when the line was read in full.
+	// partial says why the line was not read in full: the reading
+	// stopped short of it (too deep, too many commands, or a line that
+	// does not parse, whose lines before the error bash still runs), or
+	// it runs code no reading sees (from a pipe, a value, arithmetic on
+	// a value, another language). A deny or ask rule may then miss a
+	// command the line runs. "" when the line was read in full.
 	partial string
 }
 
@@ -56,6 +65,9 @@ type shellCmd struct {
 	// glob is the command name when it is a file-name pattern (/bin/r?):
 	// a deny rule whose command it could name matches.
 	glob string
+	// guess marks a reading of an unknown command's words (shellguess.go):
+	// a deny or ask rule it matches asks, rather than denies.
+	guess bool
 	// denyOnly marks a reading of the words that deny and ask rules look
 	// at but an allow rule need not cover (a wrapper as written, the
 	// words after each of sudo's arguments).
@@ -80,6 +92,7 @@ func shellBudget(n int) int { return 4*n + 64<<10 }
 func readShell(line string) shellLine {
 	a := &shellReader{budget: shellBudget(len(line))}
 	a.code(line)
+	a.ranWritten()
 	return a.line
 }
 
@@ -97,6 +110,22 @@ type shellReader struct {
 	// funcs are the functions the line defines, by name: a call to one
 	// runs its body with the call's redirections.
 	funcs map[string]*syntax.Stmt
+	// guessing is set while an unknown command's words are read as
+	// guesses; appended while the command read is given more words from
+	// xargs's input.
+	guessing, appended bool
+	// piped is set while the commands read take their input from a pipe.
+	piped bool
+	// writes are the files the line writes, writesHidden set when it
+	// writes one it cannot name; scripts the scripts and programs it runs
+	// by their paths (shellscript.go).
+	writes       map[string]bool
+	writesHidden bool
+	scripts      []string
+	// names is what the line does with each variable arithmetic may read
+	// (shellarith.go); namesUnknown is set once it may set any.
+	names        map[string]uint8
+	namesUnknown bool
 }
 
 // spend takes n bytes from the budget; once it is spent the reading stops
@@ -116,10 +145,18 @@ func (a *shellReader) uncover(why string) {
 	}
 }
 
-// stop records that the reading stops short of the whole line: no allow
-// rule covers it, and deny and ask rules may not see all it runs.
+// stop records that the reading stops short of the whole line, or that
+// the line runs code no reading sees: no allow rule covers it, and deny
+// and ask rules may not see all it runs.
 func (a *shellReader) stop(why string) {
 	a.uncover(why)
+	a.unseen(why)
+}
+
+// unseen records that the line runs code no reading sees, for deny and
+// ask rules, while an allow rule for the command may still cover it
+// (python3 -c is python3's to allow).
+func (a *shellReader) unseen(why string) {
 	if a.line.partial == "" {
 		a.line.partial = why
 	}
@@ -142,8 +179,34 @@ func (a *shellReader) code(src string) {
 		return
 	}
 	a.depth++
+	defer func() { a.depth-- }()
+	if a.depth == 1 {
+		// The line itself: each statement of its top level may give a
+		// variable a number every later read sees.
+		for _, s := range f.Stmts {
+			a.stmt(s)
+			a.dominates(s)
+		}
+		return
+	}
+	// Code a shell runs elsewhere or later (bash -c, eval, trap, an
+	// alias's value): no number the line gave a variable is sure to be
+	// there, though what the code sets counts for the line.
+	saved := a.names
+	a.names = nil
+	for name, st := range saved {
+		if st&nameTainted != 0 {
+			a.taint(name)
+		}
+	}
 	a.stmts(f.Stmts)
-	a.depth--
+	inner := a.names
+	a.names = saved
+	for name, st := range inner {
+		if st&nameTainted != 0 {
+			a.taint(name)
+		}
+	}
 }
 
 // unparsed gives deny and ask rules a line the parser could not read:
@@ -169,7 +232,8 @@ func (a *shellReader) add(c shellCmd) {
 	if !a.spend(n) {
 		return
 	}
-	c.denyOnly = c.denyOnly || a.denyOnly
+	c.denyOnly = c.denyOnly || a.denyOnly || a.guessing
+	c.guess = c.guess || a.guessing
 	a.line.cmds = append(a.line.cmds, c)
 }
 
@@ -198,230 +262,4 @@ func (a *shellReader) stmt(s *syntax.Stmt) {
 		a.command(s.Cmd)
 		a.inherited = was
 	}
-}
-
-// command reads a compound command: every command inside it is read, and
-// the constructs that run code no rule sees uncover the line.
-func (a *shellReader) command(c syntax.Command) {
-	switch c := c.(type) {
-	case *syntax.BinaryCmd:
-		a.stmt(c.X)
-		a.stmt(c.Y)
-	case *syntax.Block:
-		a.stmts(c.Stmts)
-	case *syntax.Subshell:
-		a.stmts(c.Stmts)
-	case *syntax.IfClause:
-		for ; c != nil; c = c.Else {
-			a.stmts(c.Cond)
-			a.stmts(c.Then)
-		}
-	case *syntax.WhileClause:
-		a.stmts(c.Cond)
-		a.stmts(c.Do)
-	case *syntax.ForClause:
-		a.uncover("it sets a variable (a for loop), which can change what a later command runs")
-		a.words(c.Loop)
-		a.stmts(c.Do)
-	case *syntax.CaseClause:
-		a.words(c.Word)
-		for _, it := range c.Items {
-			for _, p := range it.Patterns {
-				a.words(p)
-			}
-			a.stmts(it.Stmts)
-		}
-	case *syntax.FuncDecl:
-		a.uncover("it defines a function, which can stand in for any command name")
-		if a.funcs == nil {
-			a.funcs = map[string]*syntax.Stmt{}
-		}
-		// zsh's anonymous functions have no name; its f g () {…} has several.
-		for _, n := range append([]*syntax.Lit{c.Name}, c.Names...) {
-			if n != nil {
-				a.funcs[n.Value] = c.Body
-			}
-		}
-		if c.Body != nil {
-			a.stmt(c.Body)
-		}
-	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			a.stmt(c.Stmt)
-		}
-	case *syntax.TestClause:
-		if why := arithmTest(c.X); why != "" {
-			a.uncover(why)
-		}
-		a.words(c.X)
-	case *syntax.ArithmCmd, *syntax.LetClause:
-		a.uncover("it evaluates arithmetic, which can run commands through array subscripts")
-		a.words(c)
-	case *syntax.DeclClause:
-		a.uncover("it sets a variable (" + c.Variant.Value + "), which can change what a later command runs")
-		a.assigns(c.Args)
-	case *syntax.CoprocClause:
-		a.uncover("it starts a coprocess, beyond the call")
-		a.stmt(c.Stmt)
-	default:
-		a.uncover("it holds a construct askuser does not read")
-		a.words(c)
-	}
-}
-
-// redirect reads a redirection: copying or closing a stream, a here-
-// document and /dev/null are harmless; any other file is not.
-func (a *shellReader) redirect(r *syntax.Redirect) {
-	a.words(r.Word)
-	if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
-		// {fd}>&2 sets fd, and bash and zsh evaluate a subscript in the
-		// name ({a[_]}) as arithmetic, which can run commands.
-		a.uncover("it names a file descriptor by a variable (" + clip(r.N.Value+r.Op.String()) + "), which sets it, and a subscript can run commands")
-	}
-	if r.Hdoc != nil {
-		a.words(r.Hdoc)
-	}
-	switch r.Op {
-	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-		return
-	}
-	// The file, or for <& and >& a descriptor (2) or - (close).
-	w := readWord(r.Word)
-	dup := r.Op == syntax.DplIn || r.Op == syntax.DplOut
-	if w.literal && (harmlessFile(w.value) || dup && (w.value == "-" || w.value != "" && strings.Trim(w.value, "0123456789") == "")) {
-		return
-	}
-	a.uncover("it redirects to or from a file (" + clip(r.Op.String()+source(r.Word)) + ")")
-}
-
-// harmlessFile is a file a redirection may name without touching anything.
-func harmlessFile(p string) bool {
-	switch p {
-	case "/dev/null", "/dev/stdout", "/dev/stderr":
-		return true
-	}
-	return false
-}
-
-// nested reads the statements of a substitution, one level deeper.
-func (a *shellReader) nested(list []*syntax.Stmt) {
-	if a.depth >= maxShellDepth {
-		a.stop("it nests commands too deeply to read")
-		return
-	}
-	a.depth++
-	a.stmts(list)
-	a.depth--
-}
-
-// call reads a simple command.
-func (a *shellReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
-	a.assigns(c.Assigns)
-	if len(c.Assigns) > 0 {
-		// PATH=. git status runs ./git; GIT_PAGER, LD_PRELOAD and BASH_ENV
-		// run anything. Deny rules still see the command.
-		a.uncover("it sets a variable for the command, which can change what it runs")
-	}
-	if len(c.Args) == 0 {
-		return
-	}
-	ws := make([]word, len(c.Args))
-	for i, w := range c.Args {
-		a.words(w)
-		ws[i] = readWord(w)
-	}
-	a.simple(ws, redirs)
-	if body := a.funcs[ws[0].value]; body != nil && ws[0].literal && feedsCode(redirs) {
-		a.calledFunc(body, redirs)
-	}
-}
-
-// assigns reads variables set for a command or by export, declare and
-// the like. A value written out that reads as code is read as code by
-// deny and ask rules: many variables are run (PROMPT_COMMAND,
-// GIT_SSH_COMMAND, PAGER).
-func (a *shellReader) assigns(list []*syntax.Assign) {
-	for _, as := range list {
-		a.words(as)
-		if as.Value == nil {
-			continue
-		}
-		if w := readWord(as.Value); w.literal && strings.ContainsAny(w.value, " \t\n;&|") {
-			a.denyCode(w.value)
-		}
-	}
-}
-
-// denyCode reads src as code for deny and ask rules only.
-func (a *shellReader) denyCode(src string) {
-	was := a.denyOnly
-	a.denyOnly = true
-	a.code(src)
-	a.denyOnly = was
-}
-
-// calledFunc reads, for deny and ask rules, a function's body again as a
-// call runs it: with the call's redirections (f <<< 'code', where f runs
-// bash -s).
-func (a *shellReader) calledFunc(body *syntax.Stmt, redirs []*syntax.Redirect) {
-	if a.budget < 0 || len(a.line.cmds) >= maxShellCmds {
-		a.stop("it calls its functions too often to read") // f() { f <<< x; f <<< x; } would read 2^depth bodies
-		return
-	}
-	was, wasInherited := a.denyOnly, a.inherited
-	a.denyOnly, a.inherited = true, redirs
-	a.nested([]*syntax.Stmt{body})
-	a.denyOnly, a.inherited = was, wasInherited
-}
-
-// feedsCode reports whether redirs write out what a command reads: a
-// here-document or a here-string.
-func feedsCode(redirs []*syntax.Redirect) bool {
-	return slices.ContainsFunc(redirs, func(r *syntax.Redirect) bool { return r.Hdoc != nil || r.Op == syntax.WordHdoc })
-}
-
-// simple reads the words of one simple command: the command as an allow
-// rule sees it, and what the wrappers in front of it run.
-func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
-	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds || a.budget < 0 {
-		a.stop("it nests or holds too many commands to read")
-		return
-	}
-	name := ws[0]
-	c := shellCmd{text: joinWords(ws), prefix: commandPrefix(ws), glob: name.glob}
-	switch {
-	case name.glob != "":
-		a.uncover("the command's name is a pattern (" + clip(name.text) + "), so no rule can tell what it runs")
-	case !name.literal:
-		// $RM, "$@", ~/bin/rm, {rm,-rf,x}: a deny rule cannot see it
-		// either, so the line is asked about even under bypassPermissions.
-		a.stop("the command's name is not written out (" + clip(name.text) + "), so no rule can tell what it runs")
-	default:
-		c.seen = nameForms(name.value, ws[1:])
-	}
-	kind := commandKind(name)
-	if kind.wrapper == nil && kind.code == nil {
-		a.add(c)
-		return
-	}
-	a.depth++
-	defer func() { a.depth-- }()
-	if kind.code != nil {
-		a.add(c)
-		kind.code(a, ws, redirs)
-		return
-	}
-	a.wrapped(c, ws, redirs, kind.wrapper)
-}
-
-// nameForms are the texts a deny rule also sees when the command's name
-// has a folder (/bin/rm) or zsh's = (=rm runs rm).
-func nameForms(name string, args []word) []string {
-	var out []string
-	for _, n := range []string{path.Base(name), strings.TrimPrefix(name, "=")} {
-		if n != name && n != "." && n != "/" && n != "" {
-			out = append(out, joinWords(append([]word{{text: quoted(n)}}, args...)))
-		}
-	}
-	return out
 }

@@ -43,6 +43,11 @@ func TestShellReadingIsBounded(t *testing.T) {
 		"nested bash -c":  {nestBashC(12, text), 16},
 		"wrapped":         {strings.Repeat("nice ", 15) + "git status " + text, 16},
 		"functions fed":   {"f() { " + strings.Repeat("f <<< x; ", 8) + "}; f <<< x; git status " + text, 16},
+		"unknown runner":  {"runit " + text, 8},
+		"unknown runners": {strings.Repeat("runit ", 15) + long, 16},
+		"guessed code":    {"runit " + strings.Repeat(long+" ", 4), 4 * 16},
+		"sed and awk":     {"sed " + quoted(strings.Repeat("s/a/b/;", 3000)) + " | awk " + quoted(strings.Repeat("{print $1}", 2000)), 8},
+		"arithmetic":      {"x=1; echo $((" + strings.Repeat("x+", 3000) + "1))", 16},
 	} {
 		got := allocatedBy(func() { readShell(c.line) })
 		t.Logf("%s: %.1f parses", name, float64(got)/float64(parse))

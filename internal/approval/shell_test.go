@@ -125,7 +125,15 @@ func FuzzReadShell(f *testing.F) {
 		f.Add(c.call)
 	}
 	for _, line := range []string{"echo hi", "echo a && echo b | echo c", "echo hi >/dev/null 2>&1", "if echo a; then echo b; fi", "echo a; rm b", "echo $(rm b)",
-		"f() { echo a; }; f <<< 'echo b'", "{ echo a; } <<< x", "alias e='echo a'", "hash -p /bin/echo e", "X='echo a' echo b", "env -S 'echo a'"} {
+		"f() { echo a; }; f <<< 'echo b'", "{ echo a; } <<< x", "alias e='echo a'", "hash -p /bin/echo e", "X='echo a' echo b", "env -S 'echo a'",
+		// The readings of code bash builds from strings, and of runners.
+		"echo $((x))", "x=1; echo $((x))", "for ((i=0;i<2;i++)); do echo $i; done", "echo 'a[$(echo)]'; echo ${!_} ${x@P}",
+		"x=1 && ((x++)) || let y=x; echo $((y))", "printf -v PS4 x; read a <<< b", "declare -i x=$_; typeset -n r=x",
+		"echo a | bash", "bash <(echo a)", "echo a | xargs -I{} sh -c {}", "echo a > s; . ./s", "fc -s; history -s echo",
+		"git -c alias.x='!echo a' x", "git config alias.x '!echo'", "GIT_CONFIG_PARAMETERS=\"'a=!echo b'\" git x",
+		"make -f - <<< $'a:\n\techo b'", "make --eval=x X='echo a'", "sed 's/a/b/e;1e echo'", "awk '{system(\"echo\")}'",
+		"python3 -c x", "echo x | python3 -", "runit echo a 'echo b; echo c'", "chrt -o 0 echo", "compgen -C 'echo a' -W '$(echo)'",
+		"mapfile -C 'echo a' x", "at now <<< 'echo a'", "env 'BASH_FUNC_e%%=() { echo; }' bash -c e"} {
 		f.Add(line)
 	}
 	allow := Policy{Allow: mustRulesF(f, "Bash(echo:*)")}

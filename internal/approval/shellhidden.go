@@ -18,6 +18,7 @@ func (a *shellReader) words(n syntax.Node) {
 		return
 	}
 	syntax.Walk(n, func(n syntax.Node) bool {
+		a.arithmNode(n)
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			a.uncover("it runs a command substitution ($(…) or `…`)")
@@ -34,7 +35,12 @@ func (a *shellReader) words(n syntax.Node) {
 			// a glob qualifier that runs code.
 			a.uncover("it holds a pattern list (*(…), ?(…), @(…)), which zsh reads as a glob qualifier that can run code")
 		case *syntax.ParamExp:
-			if why := riskyParam(n); why != "" {
+			if n.Exp != nil && n.Param != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				a.taint(n.Param.Value)
+			}
+			if why, hidden := riskyParam(n); hidden {
+				a.stop(why)
+			} else if why != "" {
 				a.uncover(why)
 			}
 		case *syntax.Word:
@@ -79,21 +85,33 @@ func zshExpansion(parts []syntax.WordPart) bool {
 	return false
 }
 
-// riskyParam says why a parameter expansion can run or change code:
-// subscripts and slices are arithmetic, ${!x} reads a name from a value,
-// ${x=…} assigns, ${x@P} expands a prompt (which runs substitutions).
-func riskyParam(p *syntax.ParamExp) string {
+// riskyParam says why a parameter expansion can run or change code, and
+// whether what it runs is hidden from every rule: ${!x} expands the
+// variable x's value names, and a subscript in that name runs a command
+// (after echo 'a[$(rm -f v)]', "${!_}" runs rm); ${x@P} expands x's value
+// as a prompt, which runs its substitutions; ${x=…} assigns, and a
+// variable that is run (PS4, BASH_ENV) then runs the value. Subscripts
+// and slices are arithmetic (arithmNode).
+func riskyParam(p *syntax.ParamExp) (why string, hidden bool) {
 	switch {
+	case p.Excl && p.Names == 0 && (p.Index == nil || !allElements(p.Index)):
+		return "it expands a variable named by another's value (${!x}), and a subscript in that name runs a command no rule sees", true
 	case p.Index != nil || p.Slice != nil:
-		return "it evaluates arithmetic (an array subscript or a slice), which can run commands"
+		return "it evaluates arithmetic (an array subscript or a slice), which can run commands", false
 	case p.Excl || p.Names != 0:
-		return "it expands a variable named by another (${!x}), which can run commands"
+		return "it lists variables' names or an array's keys (${!x*}, ${!a[@]})", false
 	case p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull):
-		return "it sets a variable (${x=…}), which can change what a later command runs"
+		if p.Param != nil && codeVar(p.Param.Value) {
+			return "it sets " + p.Param.Value + ", whose value bash runs as code", true
+		}
+		return "it sets a variable (${x=…}), which can change what a later command runs", false
 	case p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
-		return "it transforms a variable (${x@…}), which can run commands"
+		if p.Exp.Word != nil && source(p.Exp.Word) == "P" {
+			return "it expands a value as a prompt (${x@P}), which runs the command substitutions in it, unseen by any rule", true
+		}
+		return "it transforms a variable (${x@…}), which can run commands", false
 	}
-	return ""
+	return "", false
 }
 
 // arithmTest says why a [[ … ]] test can run code, or "": bash evaluates
@@ -142,29 +160,46 @@ func plainName(w word) bool { return w.literal && isName(w.value) }
 // a subscript in a name (a[$(…)]) is arithmetic, so it runs a command:
 // bash 5.2 and zsh 5.9 were seen to run one for each. Each says whether
 // its words may name an element. declare, local, export and let are
-// read by the parser and uncovered elsewhere.
-var nameReaders = map[string]func(ws []word) bool{
-	"read":    anyName,                                                       // every word may be a name (zsh's -t takes no value)
-	"unset":   anyName,                                                       // GROUPS, DIRSTACK and FUNCNAME are arrays in every bash
-	"getopts": func(ws []word) bool { return anyName(ws[:min(len(ws), 3)]) }, // the name follows the option string
-	"printf":  optionName('v'),
-	"print":   optionName('v'), // zsh
-	"test":    optionName('v'),
-	"[":       optionName('v'),
-	"wait":    optionName('p'),
+// read by the parser (declare, arithmNode).
+var nameReaders = map[string]func(ws []word, risky func(word) bool) bool{
+	"read":      anyName,                                                                                     // every word may be a name (zsh's -t takes no value)
+	"unset":     anyName,                                                                                     // GROUPS, DIRSTACK and FUNCNAME are arrays in every bash
+	"getopts":   func(ws []word, risky func(word) bool) bool { return anyName(ws[:min(len(ws), 3)], risky) }, // the name follows the option string
+	"printf":    optionName('v'),
+	"print":     optionName('v'), // zsh
+	"test":      optionName('v'),
+	"[":         optionName('v'),
+	"wait":      optionName('p'),
+	"mapfile":   anyName,
+	"readarray": anyName,
 }
 
-// nameCode reads a builtin of nameReaders.
+// nameSetters are the nameReaders that set the variable they name: given
+// one that is run (read PS4), they run what no rule sees.
+var nameSetters = map[string]bool{"read": true, "getopts": true, "printf": true, "print": true, "wait": true, "mapfile": true, "readarray": true}
+
+// nameCode reads a builtin of nameReaders: a name it is given that is not
+// plain, or that names a variable that is run, runs what no rule sees.
+// mapfile's -C names code to run as it reads.
 func nameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
-	if nameReaders[commandBase(ws[0])](ws) {
-		a.uncover("it gives " + clip(ws[0].text) + " a variable name that is not plain (a[…], or not written out), and a subscript can run commands")
+	base := commandBase(ws[0])
+	risky := subscripted
+	if nameSetters[base] {
+		risky = func(w word) bool { return subscripted(w) || w.literal && codeVar(w.value) }
+	}
+	a.taintNames(base, ws)
+	if nameReaders[base](ws, risky) {
+		a.stop("it gives " + clip(ws[0].text) + " a variable name that is not plain (a[…], or not written out) or whose value is run (PS4), and that runs commands no rule sees")
+	}
+	if base == "mapfile" || base == "readarray" {
+		a.optionCode(ws, 'C')
 	}
 }
 
 // anyName reports whether any word after the command may name an
 // element.
-func anyName(ws []word) bool {
-	return slices.ContainsFunc(ws[1:], subscripted)
+func anyName(ws []word, risky func(word) bool) bool {
+	return slices.ContainsFunc(ws[1:], risky)
 }
 
 // optionName returns a check of the words after an option letter that
@@ -172,17 +207,17 @@ func anyName(ws []word) bool {
 // or not. A word not written out may be that option, so the word after it
 // is checked too ([ "$_" 'a[…]' ] after echo -v). Options are looked for
 // among all the words, operands too: askuser does not tell them apart.
-func optionName(letter byte) func(ws []word) bool {
-	return func(ws []word) bool {
+func optionName(letter byte) func(ws []word, risky func(word) bool) bool {
+	return func(ws []word, risky func(word) bool) bool {
 		takes := false // the word before may be the option
 		for _, w := range ws[1:] {
-			if takes && subscripted(w) {
+			if takes && risky(w) {
 				return true
 			}
 			takes = !w.literal
 			if w.literal && strings.HasPrefix(w.value, "-") && !strings.HasPrefix(w.value, "--") {
 				i := strings.IndexByte(w.value, letter)
-				if i > 0 && subscripted(word{literal: true, value: w.value[i+1:]}) {
+				if i > 0 && risky(word{literal: true, value: w.value[i+1:]}) {
 					return true
 				}
 				takes = i == len(w.value)-1
@@ -205,4 +240,23 @@ func subscripted(w word) bool {
 		}
 	}
 	return false
+}
+
+// taintNames notes the variables a builtin of nameSetters sets: any word
+// of read, getopts and mapfile, the word after printf's -v or wait's -p.
+func (a *shellReader) taintNames(base string, ws []word) {
+	if !nameSetters[base] {
+		return
+	}
+	option := map[string]string{"printf": "-v", "print": "-v", "wait": "-p"}[base]
+	for i, w := range ws[1:] {
+		switch {
+		case !w.literal || !isName(w.value):
+		case option == "" || ws[i].value == option:
+			a.taint(w.value)
+		}
+		if option != "" && w.literal && strings.HasPrefix(w.value, option) && isName(w.value[2:]) {
+			a.taint(w.value[2:])
+		}
+	}
 }

@@ -80,9 +80,21 @@ func tilde(w *syntax.Word) bool {
 }
 
 // braces reports whether the shell would expand braces in the word
-// ({rm,-rf,x} is three words).
+// ({rm,-rf,x} is three words, {1..3} a sequence); {} and a{b}c, which the
+// parser also splits, are text to bash.
 func braces(w *syntax.Word) bool {
-	return syntax.SplitBraces(&syntax.Word{Parts: slices.Clone(w.Parts)})
+	c := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(c) {
+		return false
+	}
+	expands := false
+	syntax.Walk(c, func(n syntax.Node) bool {
+		if b, ok := n.(*syntax.BraceExp); ok && (b.Sequence || len(b.Elems) > 1) {
+			expands = true
+		}
+		return !expands
+	})
+	return expands
 }
 
 // globbed reports whether an unquoted part is a file-name pattern.

@@ -9,8 +9,9 @@ import (
 )
 
 // Commands that run other commands. The list is what askuser knows; a
-// command that runs another in a way it does not know (npx, make, a
-// script) is matched as written, so a deny rule does not see through it.
+// command it does not know, which may run its words as a command (npx, a
+// script), is matched as written, and deny and ask rules see its words as
+// guesses (shellguess.go).
 
 // wrapper describes a command that runs the command written after its
 // options.
@@ -27,7 +28,7 @@ type wrapper struct {
 	// operands counts the words between the options and the command
 	// (timeout's duration).
 	operands int
-	// assigns allows NAME=value words before the command (env).
+	// assigns allows NAME=value words before the command (env, sudo).
 	assigns bool
 	// opaque wrappers take options askuser does not read (ssh, watch):
 	// allow rules never cover them; deny rules look at every word.
@@ -44,7 +45,7 @@ var wrappers = map[string]*wrapper{
 	"builtin": {transparent: true},
 	"exec":    {transparent: true},
 	"env":     {transparent: true, flags: "i0", valued: "u", long: []string{"ignore-environment", "null", "unset="}, assigns: true},
-	"sudo": {flags: "AEHknPS", valued: "CDghpRrtTUu", long: []string{"askpass", "preserve-env", "preserve-env=", "set-home", "non-interactive",
+	"sudo": {assigns: true, flags: "AEHknPSis", valued: "CDghpRrtTUu", long: []string{"askpass", "preserve-env", "preserve-env=", "set-home", "non-interactive",
 		"stdin", "close-from=", "chdir=", "group=", "host=", "prompt=", "chroot=", "role=", "type=", "command-timeout=", "other-user=", "user="}},
 	"doas":    {flags: "ns", valued: "uC"},
 	"xargs":   {flags: "0rtpx", valued: "IdEaLnPs", long: []string{"null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "max-args=", "max-procs=", "max-lines=", "delimiter=", "arg-file=", "replace=", "eof=", "max-chars="}},
@@ -58,10 +59,35 @@ var wrappers = map[string]*wrapper{
 // askuser does not read.
 var opaqueRunners = []string{"ssh", "su", "runuser", "watch", "script", "flock", "chroot", "nsenter", "unshare", "ionice", "setsid",
 	"strace", "ltrace", "unbuffer", "taskset", "numactl", "prlimit", "systemd-run", "firejail", "fakeroot", "proot", "parallel",
-	"chronic", "caffeinate", "dbus-run-session", "sg", "valgrind", "catchsegv"}
+	"chronic", "caffeinate", "dbus-run-session", "sg", "valgrind", "catchsegv",
+	"chrt", "setpriv", "cgexec", "pkexec", "run0", "bwrap", "torsocks", "proxychains", "proxychains4", "faketime", "rlwrap",
+	"xvfb-run", "tini", "dumb-init", "catatonit", "chpst", "setuidgid", "envuidgid", "envdir", "softlimit", "cpulimit", "trickle",
+	"nq", "tsp", "sem", "entr", "setarch", "linux32", "linux64", "capsh", "runcon", "sandbox-exec", "arch", "eatmydata", "sshpass",
+	"schroot", "systemd-nspawn", "hyperfine", "watchexec", "rush", "mosh"}
 
 // shells run code from -c or from their input.
-var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash", "posh"}
+var shells = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "csh", "tcsh", "rbash", "posh",
+	"oksh", "loksh", "lksh", "pdksh", "hush", "osh", "ysh", "elvish", "nu", "xonsh", "rc", "es"}
+
+// stdinShells run a shell when given no command (su, ssh host, nsenter,
+// unshare), or run their input's lines (parallel): fed a pipe or a file,
+// they may run it as code.
+var stdinShells = []string{"su", "runuser", "sg", "newgrp", "chroot", "nsenter", "unshare", "firejail", "schroot",
+	"systemd-nspawn", "machinectl", "script", "ssh", "capsh", "toolbox", "distrobox",
+	"parallel", "rush"} // and these run each line of their input as a command
+
+// fedShell checks a command that may run a shell reading its input: the
+// input must be written out in the line (a here-document, read as code
+// for deny rules), or no rule sees what it runs.
+func (a *shellReader) fedShell(name string, redirs []*syntax.Redirect) {
+	r := lastRedirect(0, redirs)
+	switch {
+	case r != nil && (r.Hdoc != nil || r.Op == syntax.WordHdoc):
+		a.inputCode(0, name, redirs)
+	case r != nil || a.piped:
+		a.stop("it feeds " + name + " its input, which it may run as shell code no rule sees")
+	}
+}
 
 // kind is what askuser knows of a command name.
 type kind struct {
@@ -87,8 +113,24 @@ func commandKind(name word) kind {
 		return kind{code: renameCode}
 	case base == "find":
 		return kind{code: findExec}
-	case slices.Contains(shells, base):
-		return kind{code: shellCode}
+	case slices.Contains(shells, base) || slices.Contains(shells, strings.TrimRight(base, "0123456789.-")):
+		return kind{code: shellCode} // ksh93, bash5.2 too
+	case base == "fc" || base == "history":
+		return kind{code: historyCode}
+	case base == "at" || base == "batch" || base == "crontab":
+		return kind{code: scheduledCode}
+	case base == "compgen" || base == "complete":
+		return kind{code: compgenCode}
+	case base == "git":
+		return kind{code: gitCode}
+	case base == "make" || base == "gmake":
+		return kind{code: makeCode}
+	case base == "awk" || base == "gawk" || base == "mawk" || base == "nawk":
+		return kind{code: awkCode}
+	case base == "sed" || base == "gsed":
+		return kind{code: sedCode}
+	case interpreterName(base) != "":
+		return kind{code: interpCode}
 	}
 	if w, ok := wrappers[base]; ok {
 		return kind{wrapper: w}
@@ -105,28 +147,91 @@ func commandBase(name word) string { return strings.TrimPrefix(path.Base(name.va
 
 // wrapped reads a wrapper and the command it runs. The wrapper's
 // redirections are the command's too: it inherits them (sudo bash
-// /dev/stdin <<< 'code' feeds bash the code).
-func (a *shellReader) wrapped(c shellCmd, ws []word, redirs []*syntax.Redirect, w *wrapper) {
+// /dev/stdin <<< 'code' feeds bash the code). appended is set when the
+// words are given more from xargs's input, as the words after xargs are.
+func (a *shellReader) wrapped(c shellCmd, ws []word, redirs []*syntax.Redirect, w *wrapper, appended bool) {
 	name := clip(ws[0].text)
 	inner, ok, sets := w.parse(ws)
 	if sets {
 		a.uncover("it sets a variable for the command (" + name + "), which can change what it runs")
+		end := len(ws) // with an option not read, any word may be one
+		if ok {
+			end = min(inner, len(ws))
+		}
+		for _, x := range ws[1:max(end, 1)] {
+			if n, v, isSet := strings.Cut(x.value, "="); isSet && x.literal && n != "" {
+				a.assignment(n, literalWord(v))
+			}
+		}
+	}
+	xargs := commandBase(ws[0]) == "xargs"
+	switch {
+	case xargs && !ok:
+		a.stop("it runs xargs with options askuser does not read, so it cannot tell what xargs runs")
+	case ok && inner >= len(ws): // nothing to run: env alone prints, nice alone tells
+		if appended {
+			a.stop("the command " + name + " runs comes from xargs's input, which no rule sees")
+		}
 	}
 	switch {
-	case ok && inner >= len(ws): // nothing to run: env alone prints, nice alone tells
+	case ok && inner >= len(ws):
 		a.add(c)
-	case ok && w.transparent:
-		c.denyOnly = true
-		a.add(c)
-		a.simple(ws[inner:], redirs)
+		if base := commandBase(ws[0]); base == "sudo" || base == "doas" {
+			a.fedShell(name, redirs) // sudo -s, sudo -i, doas -s: a shell
+		}
 	case ok:
+		c.denyOnly = w.transparent
 		a.add(c)
-		a.simple(ws[inner:], redirs)
+		cmd := ws[inner:]
+		if xargs {
+			cmd = unplaced(cmd, xargsReplace(ws[1:inner]))
+		}
+		a.appended = appended || xargs
+		a.simple(cmd, redirs)
 	default:
 		a.uncover("it runs a command through " + name + " in a way askuser does not read")
+		if appended {
+			a.stop("it runs " + name + " with words xargs takes from its input, which may be the command it runs")
+		}
 		a.add(c)
 		a.everyReading(ws, redirs)
 	}
+}
+
+// xargsReplace is the text xargs -I (--replace) replaces with words from
+// its input, or "".
+func xargsReplace(opts []word) string {
+	for i, w := range opts {
+		switch v := w.value; {
+		case strings.HasPrefix(v, "--replace="):
+			return strings.TrimPrefix(v, "--replace=")
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.IndexByte(v, 'I') > 0:
+			j := strings.IndexByte(v, 'I')
+			if j < len(v)-1 {
+				return v[j+1:]
+			}
+			if i+1 < len(opts) {
+				return opts[i+1].value
+			}
+		}
+	}
+	return ""
+}
+
+// unplaced marks the words that hold rep (xargs -I's {}, find -exec's {})
+// as not written out: what replaces it comes from xargs's input or the
+// file system, and may be a command, an option or code.
+func unplaced(ws []word, rep string) []word {
+	if rep == "" {
+		return ws
+	}
+	out := slices.Clone(ws)
+	for i, w := range out {
+		if strings.Contains(w.text, rep) || strings.Contains(w.value, rep) {
+			out[i] = word{text: w.text, code: w.code}
+		}
+	}
+	return out
 }
 
 // parse finds where the command after a wrapper's options starts; ok is
@@ -190,9 +295,12 @@ func (w *wrapper) shortOptions(cluster string) (skip int, known bool) {
 	return 0, true
 }
 
+// isAssignment reports whether env (or sudo) reads a word as NAME=value:
+// any word with = that does not start with it, whatever the name holds
+// (env 'BASH_FUNC_ls%%=() { …; }' exports a function to a bash it runs).
 func isAssignment(v string) bool {
 	name, _, ok := strings.Cut(v, "=")
-	return ok && isName(name)
+	return ok && name != ""
 }
 
 // isName reports whether s is a shell variable's name.
@@ -239,156 +347,4 @@ func optionValue(v string) string {
 		return v[2:]
 	}
 	return ""
-}
-
-// shellCode reads sh, bash and the like. Running a script file (bash
-// build.sh) is a command like any other; code from -c or from the input
-// (-s, -, /dev/stdin, no script at all) is not covered by any allow rule,
-// and deny rules read it where it is written out (bash -c 'rm -rf x', a
-// here-document).
-func shellCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
-	if len(ws) > 1 && ws[1].literal && ws[1].value != "" && !strings.ContainsAny(ws[1].value[:1], "-+") {
-		a.scriptFile(ws, redirs)
-		return
-	}
-	a.uncover("it runs shell code from a string or from its input (" + clip(ws[0].text) + ")")
-	a.writtenCode(ws[1:], redirs)
-}
-
-// sourceCode reads source and ., which run a file's code in the shell
-// itself: a file named is a command like any other, as bash build.sh is.
-func sourceCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
-	if len(ws) > 1 && ws[1].literal && !strings.HasPrefix(ws[1].value, "-") {
-		a.scriptFile(ws, redirs)
-		return
-	}
-	a.uncover("it runs shell code from a file askuser cannot name (" + clip(joinWords(ws[:min(len(ws), 2)])) + ")")
-}
-
-// scriptFile reads a shell or source given a script's path, ws[1]: a
-// path that names the shell's input rather than a file (bash /dev/stdin
-// <<< 'code') is bash -c in disguise, its code read for deny rules where
-// it is written out.
-func (a *shellReader) scriptFile(ws []word, redirs []*syntax.Redirect) {
-	if !streamPath(ws[1].value) {
-		return
-	}
-	a.uncover("it runs shell code from its input (" + clip(ws[0].text+" "+ws[1].text) + ")")
-	a.writtenCode(nil, redirs)
-}
-
-// streamPath reports whether a script's path may name a stream rather
-// than a file: anything in /dev or /proc (/dev/stdin, /dev/fd/3,
-// /proc/self/fd/0) and, as a cd earlier in the line may have gone there,
-// a relative path that ends in stdin or a descriptor's number, or starts
-// with dev/ or proc/.
-func streamPath(p string) bool {
-	clean := path.Clean(p)
-	first, _, _ := strings.Cut(strings.TrimLeft(clean, "/"), "/")
-	last := path.Base(clean)
-	return first == "dev" || first == "proc" || last == "stdin" || strings.Trim(last, "0123456789") == ""
-}
-
-// evalCode reads eval: its words, joined, are code.
-func evalCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
-	a.uncover("it runs a string as shell code (eval)")
-	texts := make([]string, 0, len(ws))
-	for _, w := range ws[1:] {
-		texts = append(texts, w.code)
-	}
-	a.writtenCode([]word{{code: strings.Join(texts, " ")}}, nil)
-}
-
-// trapCode reads trap, whose first word is code run later.
-func trapCode(a *shellReader, ws []word, redirs []*syntax.Redirect) {
-	a.uncover("it sets code to run on a signal (trap)")
-	a.writtenCode(ws[1:], nil)
-}
-
-// renameCode reads the builtins that change what a command's name runs:
-// alias (alias ls='rm -rf'), hash -p (hash -p /bin/rm ls) and enable
-// (enable -n echo; enable -f lib.so loads a builtin). No allow rule covers
-// them; deny and ask rules read an alias's value as code and hash's path
-// as the command it now runs, and a builtin loaded from a file is code no
-// rule can read.
-func renameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
-	base := commandBase(ws[0])
-	if len(ws) == 1 || base == "hash" && !slices.ContainsFunc(ws[1:], isOption("p")) {
-		return // listing what there is, or hash remembering a path
-	}
-	a.uncover("it changes what a command's name runs (" + clip(ws[0].text) + ")")
-	for i := 1; i < len(ws); i++ {
-		w, prev := ws[i], ws[i-1]
-		switch {
-		case !w.literal:
-			a.stop("it changes what a command's name runs (" + clip(ws[0].text) + ") to something not written out")
-		case base == "alias":
-			if _, value, ok := strings.Cut(w.value, "="); ok {
-				a.denyCode(value)
-			}
-		case base == "hash" && isOption("p")(prev):
-			a.denyCode(quoted(w.value))
-		case base == "enable" && isOption("f")(w):
-			a.stop("it loads a builtin from a file (" + clip(joinWords(ws)) + "), code no rule can read")
-		}
-	}
-}
-
-// isOption returns a check that a word is a cluster of short options that
-// includes letter (-p, -rp).
-func isOption(letter string) func(word) bool {
-	return func(w word) bool {
-		return w.literal && len(w.value) > 1 && w.value[0] == '-' && w.value[1] != '-' && strings.Contains(w.value[1:], letter)
-	}
-}
-
-// writtenCode reads, for deny and ask rules, code written out in words
-// and in here-documents or here-strings.
-func (a *shellReader) writtenCode(args []word, redirs []*syntax.Redirect) {
-	was := a.denyOnly
-	a.denyOnly = true
-	defer func() { a.denyOnly = was }()
-	for _, w := range args {
-		if w.code != "" {
-			a.code(w.code)
-		}
-	}
-	for _, r := range redirs {
-		switch {
-		case r.Hdoc != nil:
-			a.code(source(r.Hdoc))
-		case r.Op == syntax.WordHdoc:
-			if w := readWord(r.Word); w.literal {
-				a.code(w.value)
-			}
-		}
-	}
-}
-
-// findExec reads find: the commands after -exec, -execdir, -ok and
-// -okdir (up to ; or +) run too, and must be allowed as well. A word not
-// written out may be -exec itself ("$_", or ${IFS} splitting one word
-// into several), so then no allow rule covers the line.
-func findExec(a *shellReader, ws []word, redirs []*syntax.Redirect) {
-	for _, w := range ws[1:] {
-		if !w.literal {
-			a.uncover("find's arguments are not all written out (" + clip(w.text) + "), so askuser cannot tell what its -exec runs")
-			break
-		}
-	}
-	for i := 1; i < len(ws); i++ {
-		switch ws[i].value {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			continue
-		}
-		end := i + 1
-		for end < len(ws) && ws[end].value != ";" && ws[end].value != "+" {
-			end++
-		}
-		if end > i+1 {
-			a.simple(ws[i+1:end], redirs) // it inherits find's input
-		}
-		i = end
-	}
 }

@@ -16,6 +16,9 @@ type subject struct {
 	path  callPath
 	// pathOK is false when the path cannot be read (empty, a NUL).
 	pathOK bool
+	// search is set when the call reads what is under its path, a
+	// folder (pathsearch.go).
+	search *searchScope
 	dir    string
 	// realDirs memoizes where the links of the rules' folders lead: every
 	// path rule of a folder would otherwise read the file system again
@@ -29,6 +32,11 @@ var subjectFields = []string{"command", "file_path", "notebook_path", "path", "u
 
 func (r Request) subject() subject {
 	s := subject{tool: r.Tool, dir: r.Dir}
+	if searchTools[r.Tool] {
+		s.realDirs = map[string]string{}
+		s.readSearch(r.Input)
+		return s
+	}
 	s.field, s.text = subjectField(r.Input)
 	switch s.field {
 	case "command":
@@ -93,15 +101,14 @@ func (s subject) touched(rules []Rule) (Rule, bool) {
 
 // unread reports whether a deny or ask rule with a specifier names the
 // call's tool while its subject was not read in full: a command line the
-// reader stopped short of (shellLine's partial), or a path it could not
-// read (no home folder for ~, a NUL) though the host may. What was not
-// read could be what the rule denies.
+// reader stopped short of or that runs code it cannot see (shellLine's
+// partial), a guess at what an unknown command runs that the rule
+// matches, or a path it could not read (no home folder for ~, a NUL, a
+// loop of links) though the host may. What was not read could be what
+// the rule denies.
 func (s subject) unread(lists ...[]Rule) bool {
 	switch s.field {
 	case "command":
-		if s.shell.partial == "" {
-			return false
-		}
 	case "file_path", "notebook_path", "path":
 		if s.pathOK {
 			return false
@@ -111,7 +118,10 @@ func (s subject) unread(lists ...[]Rule) bool {
 	}
 	for _, rules := range lists {
 		for _, r := range rules {
-			if r.Spec != "" && r.names(s.tool) {
+			if r.Spec == "" || !r.names(s.tool) {
+				continue
+			}
+			if s.field != "command" || s.shell.partial != "" || guessTouches(r.Spec, s.shell) {
 				return true
 			}
 		}
@@ -164,7 +174,29 @@ func (r Rule) covers(s subject) bool {
 		return matchURL(r.Spec, s.text)
 	}
 	pp, ok := s.pattern(r)
+	if ok && s.search != nil {
+		return pp.coversTree(s.path)
+	}
 	return ok && pp.covers(s.path)
+}
+
+// reaches reports whether a deny or ask rule with a specifier names the
+// call's tool and may match something its search reads under its root.
+func (s subject) reaches(lists ...[]Rule) bool {
+	if s.search == nil {
+		return false
+	}
+	for _, rules := range lists {
+		for _, r := range rules {
+			if r.Spec == "" || !r.names(s.tool) {
+				continue
+			}
+			if pp, ok := s.pattern(r); ok && pp.reaches(s.path, s.search) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pattern resolves a path rule's specifier for the call; false when it,
@@ -176,14 +208,24 @@ func (s subject) pattern(r Rule) (pathPattern, bool) {
 	return pathPatternOf(r.Spec, r.Dir, s.dir, s.realDir)
 }
 
-// realDir is resolveLinks(dir), read once per decision.
+// realDir is where a rule's folder leads (resolveLinks), read once per
+// decision; the folder as written when its links cannot be followed.
 func (s subject) realDir(dir string) string {
 	real, ok := s.realDirs[dir]
 	if !ok {
-		real = resolveLinks(dir)
+		real = realDir(dir)
 		s.realDirs[dir] = real
 	}
 	return real
+}
+
+// realDir is where a folder's links lead, or the folder as written when
+// they cannot be followed.
+func realDir(dir string) string {
+	if real, ok := resolveLinks(dir); ok {
+		return real
+	}
+	return dir
 }
 
 // shellCovered returns the rules that allow every command of the line.
@@ -235,6 +277,9 @@ func shellTouches(spec string, s subject) bool {
 		return true
 	}
 	for _, c := range s.shell.cmds {
+		if c.guess {
+			continue // a guess asks (guessTouches)
+		}
 		if matchSpec(spec, c.text) || (c.glob != "" && globNames(c.glob, spec)) {
 			return true
 		}

@@ -32,8 +32,15 @@
 //     Answer.Via is Who.Via() ("@alice on Slack").
 //   - Tokens and secrets never appear in errors, logs or stored state. A
 //     platform's error text is relayed only through Redact.
-//   - A channel answers every callback the platform expects an answer to
-//     (Slack's ack, Telegram's answerCallbackQuery), whatever the verdict.
+//   - A channel answers every callback of an allowed person the platform
+//     expects an answer to (Slack's ack, Telegram's answerCallbackQuery),
+//     whatever the verdict. A stranger's is acknowledged where the
+//     platform needs it, and told "not allowed" off the path of the
+//     person's answers, paced and best effort (Strangers): no flood of
+//     strangers delays the person.
+//   - A delivery (a tap, an update, a message) is acted on once, in every
+//     process of the store, for as long as its platform may deliver it
+//     again (Taker, KeepTaken).
 package channel
 
 import (
@@ -210,8 +217,11 @@ type Channel interface {
 // (WhatsApp's webhook): askuser serve serves Handler at /channels/<name>,
 // outside the inbox's token and Host checks, so the handler makes its
 // own (a verify token, a signature) and answers within the platform's
-// limit. Taps it takes go to the Host given to Serve; before Serve is
-// called it has none, and answers so.
+// limit. It reads a delivery's body only through WebhookBodies: one
+// without its signature header is refused unread, and bodies are read a
+// few at a time, each within seconds, since anyone who can reach the
+// port can send one. Taps it takes go to the Host given to Serve; before
+// Serve is called it has none, and answers so.
 type Webhook interface {
 	Handler() http.Handler
 }

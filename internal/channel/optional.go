@@ -36,6 +36,30 @@ type Noticer interface {
 	Notice(key, text string)
 }
 
+// Taker is a Host that keeps a record of the deliveries its channel took
+// (a WhatsApp message, a Telegram update, a Slack click, by the
+// platform's id) in the store every process of the state directory
+// shares, durably and for KeepTaken, so one the platform delivers again,
+// after askuser serve restarted or to another machine on a team store,
+// is recognised. A channel asks Taken before it acts on a delivery and
+// calls Take once it has (a delivery left half done by a killed process
+// is acted on again, as the set's own state allows); Recent does both,
+// with this process's memory in front.
+type Taker interface {
+	Taken(ctx context.Context, delivery string) (bool, error)
+	Take(ctx context.Context, delivery string) error
+}
+
+// KeepTaken is how long a delivery taken is remembered: past the longest
+// of the platforms' retry windows, with a day to spare. Meta retries a
+// WhatsApp webhook delivery for up to 7 days; Telegram keeps an update
+// unconfirmed by getUpdates for 24 hours; Slack retries an Events API
+// delivery 3 times within about 5 minutes (at once, after a minute,
+// after 5 minutes) and does not retry an interaction it was not
+// acknowledged for within 3 s. A delivery stamped longer ago than its
+// platform's window is not taken at all (WhatsApp: MaxAge).
+const KeepTaken = 8 * 24 * time.Hour
+
 // RetryLater is an error that says when the platform lets askuser call
 // again: Slack's 429 with Retry-After, Telegram's retry_after, WhatsApp's
 // rate limits. A channel's Send, Update and Reply return one when the

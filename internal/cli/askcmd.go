@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,9 +157,46 @@ func readQuestions(path string, stdin io.Reader) (ask.Input, io.Reader, error) {
 	}
 	in, err := ask.Parse(data)
 	if err != nil {
-		return in, nil, withCode(ExitInvalid, describeInvalid(name, err))
+		err = describeInvalid(name, err)
+		if !json.Valid(data) {
+			err = fmt.Errorf("%w\n%s", err, notJSONHint(data))
+		}
+		return in, nil, withCode(ExitInvalid, err)
 	}
 	return in, rest, nil
+}
+
+// smallestQuestionSet is the smallest valid question file, shown when a
+// file is not JSON at all.
+const smallestQuestionSet = `{"questions":[{"question":"Which database?","header":"Database","options":["PostgreSQL","SQLite"]}]}`
+
+// notJSONHint tells a person whose question file is not JSON what one
+// looks like. A file in YAML (the answers file's format, so an easy
+// mistake) is named as such.
+func notJSONHint(data []byte) string {
+	what := "A question file is JSON"
+	if looksLikeYAML(data) {
+		what = "This looks like YAML, but a question file is JSON (only the answers file, --answers, is YAML)"
+	}
+	return what + ": the AskUserQuestion tool's input, as `askuser schema` describes it. The smallest valid one:\n  " + smallestQuestionSet
+}
+
+// looksLikeYAML reports whether data opens like a YAML mapping or list
+// (after blank lines, comments and a "---"): "questions:" or "- ".
+func looksLikeYAML(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || line == "---" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "- "):
+			return true
+		default:
+			key, _, ok := strings.Cut(line, ":")
+			return ok && key != "" && !strings.ContainsAny(key, "{}[]\"' ")
+		}
+	}
+	return false
 }
 
 // maxQuestionFile bounds a question file. A question set is a few KB, but

@@ -219,7 +219,7 @@ func (x *relayed) start(errOut io.Writer) {
 		return
 	}
 	st := x.place.store
-	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st, Channels: x.served,
+	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st, Channels: x.served,
 		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return setLink(st.Dir, e) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

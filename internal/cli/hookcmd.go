@@ -38,7 +38,8 @@ func hookCommand(e *env) *cli.Command {
 
 It never fails open: any failure prints a denial (or a decline) and exits 0, or exits 2 (the
 code Claude Code treats as blocking) when the event itself cannot be read. It answers within
---timeout: keep that below the hook's "timeout" in settings.json (default 10 minutes).
+--timeout: keep that below the hook's "timeout" in settings.json (default 10 minutes), by more
+than 5 seconds with a chat channel, whose widget it updates before it exits.
 A person is asked on the terminal claude runs in (Claude Code gives hooks none of their own);
 --answers FILE answers from a file (CI).`,
 		Flags: append(bridgeFlags(hookAsking, false),

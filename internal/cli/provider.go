@@ -110,7 +110,10 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 		return agentloop.NewOpenAI(cfg), nil
 	case "script":
 		if p.script == "" {
-			return nil, usageErrorf("--provider script needs --script FILE (e.g. testdata/auth-demo.yaml)")
+			// The demo's own script is the one example every install has.
+			demo := filepath.Join(stateDirOr(e.getenv("ASKUSER_STATE_DIR"), e), "demo", "auth-demo.yaml")
+			return nil, usageErrorf("--provider script needs --script FILE, a YAML file of the model's turns; "+
+				"askuser demo writes the one it runs to %s: run it once and start from that file", demo)
 		}
 		s, err := agentloop.LoadScript(p.script)
 		if err != nil {

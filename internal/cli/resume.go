@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 func resumeCommand(e *env) *cli.Command {
@@ -103,7 +104,7 @@ func runResume(c *cli.Context, e *env) error {
 		if ch.name == feSurvey && ch.tty != nil {
 			// The person is at the terminal the prompt draws on: first
 			// what they are answering, then the question.
-			showContext(ch.tty, sess, time.Now())
+			showContext(iostreams.WordWrap(ch.tty), sess, time.Now())
 		}
 	}
 	return r.once(c.Context, nil, false)

@@ -178,7 +178,7 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 	if len(names) > 0 {
 		fmt.Fprintf(errOut, "askuser: serving chat channels: %s\n", strings.Join(names, ", "))
 	}
-	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Sessions: store, Channels: served,
+	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Deliveries: store.Deliveries(), Sessions: store, Channels: served,
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
 		Link: func(e session.Entry) string { return setLink(store.Dir, e) },
 		Resume: func(x session.Entry) error {

@@ -1,7 +1,7 @@
 // Package clients finds the real MCP hosts and servers that
 // scripts/install-clients.sh installs under .tools/ at the repository root
-// (Claude Code, Codex CLI, Gemini CLI, the MCP reference servers), and
-// prepares the environment each host runs in during a test.
+// (Claude Code, Codex CLI, Gemini CLI, OpenCode, the MCP reference
+// servers), and prepares the environment each host runs in during a test.
 //
 // It is for tests only (it imports testing); the askuser binary never
 // imports it.
@@ -19,8 +19,10 @@
 //     configuration: an isolated HOME, its fake API on loopback, and no
 //     inherited variables that could point it elsewhere. ClaudeEnv turns
 //     nonessential traffic off; CodexCommand turns plugins and analytics
-//     off; GeminiCommand turns usage statistics and auto-update off (for
-//     both, strace saw no connection but to loopback in a whole run).
+//     off; GeminiCommand turns usage statistics and auto-update off;
+//     OpenCodeCommand turns the models list, auto-update and the
+//     background plugin install off (for each, strace saw no connection
+//     but to loopback in a whole run).
 package clients
 
 import (
@@ -35,16 +37,18 @@ import (
 	"time"
 )
 
-// The pinned Claude Code versions: the oldest one askuser supports and the
-// newest seen on npm. Their observed differences are in CONTRACTS.md.
+// The pinned Claude Code versions: the oldest one askuser supports, the
+// one its bridges were first built against, and the newest seen on npm.
+// Their observed differences are in CONTRACTS.md and CONTRACTS-RESUME.md.
 const (
-	ClaudeOld = "2.1.197"
-	ClaudeNew = "2.1.330"
+	ClaudeOld    = "2.1.197"
+	ClaudeNew    = "2.1.330"
+	ClaudeLatest = "2.1.332"
 )
 
 // ClaudeVersions lists the pinned Claude Code versions, oldest first, for
 // tests that run on each.
-var ClaudeVersions = []string{ClaudeOld, ClaudeNew}
+var ClaudeVersions = []string{ClaudeOld, ClaudeNew, ClaudeLatest}
 
 // ServersVersion is the pinned version of the MCP reference servers.
 const ServersVersion = "2026.8.31"

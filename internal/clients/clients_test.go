@@ -118,3 +118,15 @@ func TestPeersEnv(t *testing.T) {
 		t.Errorf("env passes on a variable of the person's:\n%s", joined)
 	}
 }
+
+// TestOpenCodeEnv: OpenCode gets neither the person's keys, config and
+// data folders nor a PWD naming another folder than the one it runs in.
+func TestOpenCodeEnv(t *testing.T) {
+	for _, leak := range []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_CONTENT", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "OPENAI_API_KEY", "PWD"} {
+		t.Setenv(leak, "leak")
+	}
+	joined := "\n" + strings.Join(OpenCodeEnv("/h"), "\n") + "\n"
+	if !strings.Contains(joined, "\nHOME=/h\n") || strings.Contains(joined, "=leak\n") {
+		t.Errorf("env:\n%s", joined)
+	}
+}

@@ -12,22 +12,41 @@ import (
 )
 
 // The pinned versions of the other MCP hosts askuser is tested with.
-// What they were seen to do headless is in CONTRACTS.md.
+// What they were seen to do headless is in CONTRACTS.md and
+// CONTRACTS-RESUME.md. CodexVersion is the one a test runs when it names
+// none; CodexLatest is the newest seen on npm.
 const (
-	CodexVersion  = "0.169.0"
-	GeminiVersion = "0.61.0"
+	CodexVersion    = "0.169.0"
+	CodexLatest     = "0.171.0"
+	GeminiVersion   = "0.61.0"
+	OpenCodeVersion = "1.18.33"
 )
+
+// CodexVersions lists the pinned Codex CLI versions, oldest first, for
+// tests that run on each.
+var CodexVersions = []string{CodexVersion, CodexLatest}
 
 var (
-	codexTool  = tool{"Codex CLI " + CodexVersion, "codex-" + CodexVersion, "@openai/codex@" + CodexVersion, "codex"}
-	geminiTool = tool{"Gemini CLI " + GeminiVersion, "gemini-" + GeminiVersion, "@google/gemini-cli@" + GeminiVersion, "gemini"}
+	geminiTool   = tool{"Gemini CLI " + GeminiVersion, "gemini-" + GeminiVersion, "@google/gemini-cli@" + GeminiVersion, "gemini"}
+	openCodeTool = tool{"OpenCode " + OpenCodeVersion, "opencode-" + OpenCodeVersion, "opencode-ai@" + OpenCodeVersion, "opencode"}
 )
 
-// Codex returns the path of the pinned Codex CLI, or skips (fails under
-// CI=true) when it is not installed.
+func codexTool(version string) tool {
+	return tool{"Codex CLI " + version, "codex-" + version, "@openai/codex@" + version, "codex"}
+}
+
+// Codex returns the path of the pinned Codex CLI (CodexVersion), or skips
+// (fails under CI=true) when it is not installed.
 func Codex(tb testing.TB) string {
 	tb.Helper()
-	return need(tb, codexTool)
+	return CodexAt(tb, CodexVersion)
+}
+
+// CodexAt returns the path of the pinned Codex CLI of version, or skips
+// (fails under CI=true) when it is not installed.
+func CodexAt(tb testing.TB, version string) string {
+	tb.Helper()
+	return need(tb, codexTool(version))
 }
 
 // Gemini returns the path of the pinned Gemini CLI, or skips (fails under
@@ -62,6 +81,12 @@ const codexKeyVar = "FAKEPROVIDER_API_KEY"
 // Stdin is /dev/null; the caller sets Dir and the outputs.
 func CodexCommand(ctx context.Context, tb testing.TB, home, baseURL string, args ...string) *exec.Cmd {
 	tb.Helper()
+	return CodexCommandAt(ctx, tb, CodexVersion, home, baseURL, args...)
+}
+
+// CodexCommandAt is CodexCommand running the pinned Codex CLI of version.
+func CodexCommandAt(ctx context.Context, tb testing.TB, version, home, baseURL string, args ...string) *exec.Cmd {
+	tb.Helper()
 	provider := `{name="fake", base_url="` + baseURL + `", env_key="` + codexKeyVar + `", wire_api="responses", ` +
 		`request_max_retries=0, stream_max_retries=0}`
 	flags := []string{
@@ -75,7 +100,7 @@ func CodexCommand(ctx context.Context, tb testing.TB, home, baseURL string, args
 	if err := os.MkdirAll(codexHome, 0o700); err != nil { // Codex will not start without it
 		tb.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, Codex(tb), append(flags, args...)...)
+	cmd := exec.CommandContext(ctx, CodexAt(tb, version), append(flags, args...)...)
 	cmd.Env = append(isolated(home, "OPENAI_", "CODEX_", "AZURE_OPENAI_"),
 		"CODEX_HOME="+codexHome, codexKeyVar+"=sk-fake-clients")
 	cmd.WaitDelay = 5 * time.Second

@@ -49,9 +49,9 @@ func TestClaudeCodeSmoke(t *testing.T) {
 	}
 }
 
-// TestPeersSmoke proves the harness for Codex CLI and Gemini CLI: each,
-// headless and isolated, talks to its fake API only and prints the
-// scripted reply.
+// TestPeersSmoke proves the harness for Codex CLI (each pinned version),
+// Gemini CLI and OpenCode: each, headless and isolated, talks to its fake
+// API only and prints the scripted reply.
 func TestPeersSmoke(t *testing.T) {
 	const reply = "Smoke reply from the fake API."
 	peers := []struct {
@@ -59,10 +59,18 @@ func TestPeersSmoke(t *testing.T) {
 		start func(*testing.T, context.Context, string) (*fakeprovider.Server, *exec.Cmd)
 		agent string
 	}{
-		{"codex", func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
+		{"codex-" + CodexVersion, func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
 			srv := fakeprovider.NewResponses(fakeprovider.Turn{Text: reply})
-			return srv, CodexCommand(ctx, t, home, srv.URL, "exec", "--skip-git-repo-check", "Say the smoke phrase.")
+			return srv, CodexCommandAt(ctx, t, CodexVersion, home, srv.URL, "exec", "--skip-git-repo-check", "Say the smoke phrase.")
 		}, "codex_exec/" + CodexVersion},
+		{"codex-" + CodexLatest, func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
+			srv := fakeprovider.NewResponses(fakeprovider.Turn{Text: reply})
+			return srv, CodexCommandAt(ctx, t, CodexLatest, home, srv.URL, "exec", "--skip-git-repo-check", "Say the smoke phrase.")
+		}, "codex_exec/" + CodexLatest},
+		{"opencode", func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
+			srv := fakeprovider.NewOpenAI(fakeprovider.Turn{Text: reply})
+			return srv, OpenCodeCommand(ctx, t, home, srv.URL, "run", "Say the smoke phrase.")
+		}, "opencode/" + OpenCodeVersion},
 		{"gemini", func(t *testing.T, ctx context.Context, home string) (*fakeprovider.Server, *exec.Cmd) {
 			srv := fakeprovider.NewGemini(fakeprovider.Turn{Text: reply})
 			cmd := GeminiCommand(ctx, t, home, srv.URL, "--skip-trust", "-m", "gemini-fake", "-p", "Say the smoke phrase.")

@@ -51,7 +51,8 @@ func (s *Server) recordSide(req Request) int {
 }
 
 // SideRequests returns the requests that were not model calls (Claude
-// Code's connection checks, token counts), in order.
+// Code's connection checks, token counts, OpenCode's title request), in
+// order.
 func (s *Server) SideRequests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()

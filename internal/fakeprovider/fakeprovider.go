@@ -29,6 +29,8 @@
 //     -p mode): its connection checks and token counts are answered without
 //     taking a turn and recorded apart (SideRequests), so Requests holds
 //     model calls only, on every client version (claudecode.go).
+//   - The OpenAI fake answers OpenCode's session-title request apart in
+//     the same way (opencode.go), so its turns go to the real calls only.
 //   - The package does not import agentloop (agentloop's tests import it),
 //     so it has its own small types. A Server is safe for concurrent use.
 package fakeprovider
@@ -241,7 +243,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client went away
 	}
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Time: time.Now()}
-	if s.sideRequest(w, req) {
+	if s.sideRequest(w, req) || s.openCodeSide(w, r, req) {
 		return
 	}
 	problem := s.check(&req)

@@ -72,7 +72,8 @@ func System() *IOStreams {
 // New classifies the given streams. Streams that are not *os.File (tests)
 // are treated as pipes.
 func New(in io.Reader, out, errOut io.Writer) *IOStreams {
-	s := &IOStreams{In: in, Out: out, ErrOut: safe(errOut), rawErr: errOut, inKind: InPipe, Getenv: os.Getenv}
+	s := &IOStreams{In: in, Out: out, rawErr: errOut, inKind: InPipe, Getenv: os.Getenv}
+	s.ErrOut = safe(newWordWrapper(errOut, s.TerminalWidth, func() bool { return s.errTTY }, false))
 	if f, ok := in.(*os.File); ok {
 		s.inFile = f
 		s.inKind = kindOf(f)
@@ -145,8 +146,13 @@ func (s *IOStreams) CanPromptOnTTY() bool {
 }
 
 // TextOut is standard output for text a person reads (the text format of
-// askuser run): sanitised as ErrOut is. JSON goes to Out, exact.
-func (s *IOStreams) TextOut() io.Writer { return safe(s.Out) }
+// askuser run): sanitised as ErrOut is, and, on a terminal, wrapped at
+// word boundaries, holding a word back until it ends (wordWrapper): what
+// writes to it streams a reply and ends it with a line break. JSON goes to
+// Out, exact.
+func (s *IOStreams) TextOut() io.Writer {
+	return safe(newWordWrapper(s.Out, s.TerminalWidth, func() bool { return s.outTTY }, true))
+}
 
 // StatusOut is standard error as it is, unsanitised, when it is a
 // terminal (nil otherwise): for askuser's own status line, such as a
@@ -160,6 +166,8 @@ func (s *IOStreams) StatusOut() io.Writer {
 }
 
 // safe wraps w in a sanitiser that may be written from several goroutines.
+// On a terminal, w is a wordWrapper, so ErrOut's lines break at word
+// boundaries too.
 func safe(w io.Writer) io.Writer {
 	return &lockedWriter{w: ask.NewDisplayWriter(w)}
 }

@@ -39,6 +39,9 @@ func (r *Relay) pass(ctx context.Context) {
 		r.lateAnswers(ctx, entries)
 		r.prune(ctx, entries)
 	}
+	if len(held) > 0 {
+		r.pruneTaken(ctx)
+	}
 }
 
 func (r *Relay) wantsAny(e session.Entry, names []string) bool {
@@ -180,10 +183,13 @@ func (r *Relay) show(ctx context.Context, name string, e session.Entry) {
 
 // record keeps the result of an attempt on channel name: done on success,
 // a retry time with backoff on failure (an hour when the platform refused
-// for good), said once in the log.
+// for good), said once in the log. An attempt cut short by the relay
+// stopping (ctx ended) was refused by no platform: it is left to the next
+// holder of the channel, to make at once.
 func (r *Relay) record(ctx context.Context, key, name, what string, err error, done func(*session.Sent)) {
 	var tries int
 	var next time.Time
+	cut := err != nil && ctx.Err() != nil
 	_, uerr := r.cfg.Registry.Update(context.WithoutCancel(ctx), key, func(e *session.Entry, found bool) error {
 		if !found {
 			return session.ErrNoEntry
@@ -194,23 +200,28 @@ func (r *Relay) record(ctx context.Context, key, name, what string, err error, d
 			x.Tries, x.NextTry, x.Err = 0, time.Time{}, ""
 			return nil
 		}
-		if ctx.Err() == nil {
-			// The platform answered: the send did not happen. (A send
-			// cut short by the relay stopping may have.)
-			x.Sending, x.SendingRev = time.Time{}, 0
+		if cut {
+			// A send cut short may have happened: its note stays.
+			x.NextTry, x.Err = time.Time{}, err.Error()
+			return nil
 		}
+		// The platform answered: the send did not happen.
+		x.Sending, x.SendingRev = time.Time{}, 0
 		x.Tries++
 		x.NextTry, x.Err = r.retryAt(x.Tries, err), err.Error()
 		tries, next = x.Tries, x.NextTry
 		return nil
 	})
-	if err != nil && uerr == nil {
+	if err != nil && uerr == nil && !cut {
 		r.wakeAt(next)
 	}
 	subject := name + " " + key
 	switch {
 	case uerr != nil && !errors.Is(uerr, session.ErrNoEntry):
 		r.logf(subject, "askuser: %s: %v", name, uerr)
+	case cut:
+		r.logf(subject, "askuser: %s: could not %s question %s before askuser stopped (%v); the next askuser to serve %s (askuser serve, or a run asking through it) does",
+			name, what, key, err, name)
 	case err != nil:
 		r.logf(subject, "askuser: %s: could not %s question %s (attempt %d, next at %s): %v", name, what, key, tries, next.Local().Format("15:04:05"), err)
 	default:

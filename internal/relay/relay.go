@@ -24,6 +24,9 @@ type Config struct {
 	Mailbox  Mailbox
 	Registry Registry
 	Sessions Sessions
+	// Deliveries records the deliveries the channels took; nil keeps
+	// them in this process's memory only (tests).
+	Deliveries Deliveries
 	// Channels are the channels this process may serve; Hold takes the
 	// lock that makes it the one process serving a channel.
 	Channels []Served
@@ -49,6 +52,10 @@ type Config struct {
 	// Tick is how often the registry is looked at (500 ms); RetryBase
 	// is the first wait after a failed send (a second), doubling.
 	Tick, RetryBase time.Duration
+	// ExitWait bounds how long Run goes on once ctx ended, to finish
+	// its calls and show the outcomes it learnt (exit.go); ExitWait by
+	// default.
+	ExitWait time.Duration
 }
 
 // Timings of a relay.
@@ -73,16 +80,20 @@ type Relay struct {
 	cfg  Config
 	wake chan struct{}
 
-	mu      sync.Mutex
-	held    map[string]bool
-	checked map[string]time.Time // journal reads per key
-	resumes map[string]*attempts // background resumes per session
-	logged  map[string]string    // the last line logged per subject
-	later   map[string]time.Time // no reply before then, per channel and key: the platform said so
-	pruned  time.Time            // when the mailbox was last pruned (Run's goroutine only)
+	mu          sync.Mutex
+	held        map[string]bool
+	checked     map[string]time.Time // journal reads per key
+	resumes     map[string]*attempts // background resumes per session
+	logged      map[string]string    // the last line logged per subject
+	later       map[string]time.Time // no reply before then, per channel and key: the platform said so
+	pruned      time.Time            // when the mailbox was last pruned (Run's goroutine only)
+	prunedTaken time.Time            // when the deliveries taken were last pruned (Run's goroutine only)
 	// lastPassed is closed when Run's last pass is done: a channel is
 	// held (and shown on) until then.
 	lastPassed chan struct{}
+	// exitAt is when the calls of a stopping relay are cut, fixed once
+	// it stops (exit.go).
+	exitAt time.Time
 }
 
 type attempts struct {
@@ -98,11 +109,17 @@ func New(cfg Config) *Relay {
 	if cfg.RetryBase <= 0 {
 		cfg.RetryBase = time.Second
 	}
+	if cfg.ExitWait <= 0 {
+		cfg.ExitWait = ExitWait
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
+	}
+	if cfg.Deliveries == nil {
+		cfg.Deliveries = &memDeliveries{at: map[string]time.Time{}}
 	}
 	return &Relay{cfg: cfg, wake: make(chan struct{}, 1), held: map[string]bool{}, checked: map[string]time.Time{},
 		resumes: map[string]*attempts{}, logged: map[string]string{}, later: map[string]time.Time{}, lastPassed: make(chan struct{})}
@@ -136,9 +153,12 @@ func (r *Relay) heldNames() []string {
 	return out
 }
 
-// Run serves the channels until ctx ends; then it shows the outcomes it
-// learnt last on their widgets (for at most a few seconds) and returns.
+// Run serves the channels until ctx ends; then it finishes the calls
+// under way and shows the outcomes it learnt on their widgets, for at
+// most ExitWait, and returns (exit.go).
 func (r *Relay) Run(ctx context.Context) {
+	work, release := r.stopping(ctx)
+	defer release()
 	var wg sync.WaitGroup
 	for _, s := range r.cfg.Channels {
 		wg.Add(1)
@@ -150,16 +170,16 @@ func (r *Relay) Run(ctx context.Context) {
 	t := time.NewTicker(r.cfg.Tick)
 	defer t.Stop()
 	for ctx.Err() == nil {
-		r.pass(ctx)
+		// A pass under way when ctx ends is finished: an update cut
+		// half made would wait for the next holder of the channel.
+		r.pass(work)
 		select {
 		case <-ctx.Done():
 		case <-t.C:
 		case <-r.wake:
 		}
 	}
-	last, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-	r.pass(last)
-	cancel()
+	r.flush(work)
 	close(r.lastPassed)
 	wg.Wait()
 }

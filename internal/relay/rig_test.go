@@ -54,7 +54,7 @@ func newRig(t *testing.T, o rigOptions) *rig {
 	}
 	rg := &rig{t: t, st: st, srv: srv, ch: channeltest.New(cfg), allow: cfg.Allow, log: &channeltest.Log{}}
 	st.Now = func() time.Time { return time.Now().Add(time.Duration(rg.skew.Load())) }
-	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
+	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Inbox: o.inbox,
 		Resume: o.resume, Log: rg.log, Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
 	rg.relay = relay.New(rg.cfg)

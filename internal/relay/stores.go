@@ -28,6 +28,16 @@ type Registry interface {
 	Held(key string) bool
 }
 
+// Deliveries records the deliveries the channels took from their
+// platforms (session.Deliveries in files), for every process of the
+// store: a delivery made again after a restart, or to another machine,
+// is taken no second time.
+type Deliveries interface {
+	Taken(ctx context.Context, id string) (bool, error)
+	Take(ctx context.Context, id string, at time.Time) error
+	Prune(ctx context.Context, before time.Time) error
+}
+
 // Sessions reads sessions (session.Store in files).
 type Sessions interface {
 	Load(id string) (*session.Session, error)

@@ -52,6 +52,7 @@ type Backend interface {
 
 	Mailbox() Mailbox
 	Registry() Registry
+	Deliveries() Deliveries
 	// HoldChannel takes chat channel name for this process (ErrChannelHeld
 	// while another holds it).
 	HoldChannel(name string) (release func(), err error)
@@ -113,6 +114,21 @@ type Mailbox interface {
 	// Prune removes the answers to sets asked outside a session given
 	// before before.
 	Prune(before time.Time) error
+}
+
+// Deliveries records the deliveries chat channels took from their
+// platforms (a WhatsApp message, a Telegram update, a Slack click), by
+// the platform's id, for every process and machine of the store, so one
+// the platform delivers again (Meta retries a webhook for days) is taken
+// no second time, across restarts (FileDeliveries in files).
+type Deliveries interface {
+	// Taken reports whether delivery id was taken (and not pruned since).
+	Taken(ctx context.Context, id string) (bool, error)
+	// Take records delivery id as taken at at, durably once it returns;
+	// taking it again changes nothing.
+	Take(ctx context.Context, id string, at time.Time) error
+	// Prune forgets the deliveries taken before before.
+	Prune(ctx context.Context, before time.Time) error
 }
 
 // Registry holds the sets waiting in the inbox or a chat channel

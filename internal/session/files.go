@@ -257,9 +257,10 @@ func (f files) Remove(name string) error {
 	return nil
 }
 
-func (f files) Mailbox() Mailbox   { return &FileMailbox{st: f.st} }
-func (f files) Registry() Registry { return &FileRegistry{st: f.st} }
-func (f files) Close() error       { return nil }
+func (f files) Mailbox() Mailbox       { return &FileMailbox{st: f.st} }
+func (f files) Registry() Registry     { return &FileRegistry{st: f.st} }
+func (f files) Deliveries() Deliveries { return &FileDeliveries{st: f.st} }
+func (f files) Close() error           { return nil }
 
 // Version is "": a page fingerprints the state directory itself.
 func (f files) Version() (string, error) { return "", nil }

@@ -171,9 +171,15 @@ func (c *Channel) Check(ctx context.Context) error {
 }
 
 // Serve implements channel.Channel: it long-polls for taps and hands each
-// to h, answering every one with a verdict.
+// to h, answering every one with a verdict, a stranger's off the poller
+// (channel.Strangers). A tap delivered again gets the verdict the first
+// got (the Host's Deliver is idempotent per delivery).
 func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 	offset := 0
+	strangers := channel.NewStrangers()
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go strangers.Run(sctx)
 	for ctx.Err() == nil {
 		var taps []tap
 		if err := c.call(ctx, "/taps?offset="+strconv.Itoa(offset)+"&wait="+strconv.Itoa(pollWait), nil, &taps); err != nil {
@@ -182,6 +188,13 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		}
 		for _, t := range taps {
 			offset = t.Offset + 1
+			if !c.cfg.Allow.Allows(t.User) {
+				id := t.ID
+				strangers.Tell(func(ctx context.Context) {
+					_ = c.call(ctx, "/verdict", map[string]any{"tap": id, "ok": false, "text": channel.NotAllowed}, nil)
+				})
+				continue
+			}
 			// A tap taken is answered, though ctx ends meanwhile: the
 			// run it answered may be stopping because of it.
 			ans, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -95,6 +95,7 @@ type Server struct {
 	failSend int
 	stall    int                        // the next sends to take and never answer
 	limits   map[string][]time.Duration // per path, the next calls' 429s
+	hung     map[string]chan struct{}   // per path, closed when it answers again
 	calls    []Call
 	nextTap  int
 }
@@ -110,7 +111,8 @@ type Call struct {
 
 // NewServer starts a fake platform that takes calls with token.
 func NewServer(token string) *Server {
-	s := &Server{Token: token, changed: make(chan struct{}), verdicts: map[string]chan Verdict{}, limits: map[string][]time.Duration{}}
+	s := &Server{Token: token, changed: make(chan struct{}), verdicts: map[string]chan Verdict{}, limits: map[string][]time.Duration{},
+		hung: map[string]chan struct{}{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /send", s.send)
 	mux.HandleFunc("POST /update", s.update)
@@ -118,13 +120,21 @@ func NewServer(token string) *Server {
 	mux.HandleFunc("GET /taps", s.pollTaps)
 	mux.HandleFunc("POST /verdict", s.verdict)
 	mux.HandleFunc("GET /check", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, map[string]bool{"ok": true}) })
-	s.srv = httptest.NewServer(s.record(s.limit(s.auth(mux))))
+	s.srv = httptest.NewServer(s.record(s.hang(s.limit(s.auth(mux)))))
 	s.URL = s.srv.URL
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.srv.Close() }
+// Close stops the server, answering the calls it hung first.
+func (s *Server) Close() {
+	s.mu.Lock()
+	for path, up := range s.hung {
+		close(up)
+		delete(s.hung, path)
+	}
+	s.mu.Unlock()
+	s.srv.Close()
+}
 
 // auth refuses a call without the token, echoing what it got, as some
 // proxies do: the channel must not pass that on unredacted.

@@ -156,11 +156,16 @@ func (c *Channel) Reply(ctx context.Context, r channel.Ref, text string) error {
 // for a rate-limited method rather than leave the person without a word.
 func (c *Channel) ephemeral(ctx context.Context, channelID, thread, user, text string) error {
 	return c.api.doWaiting(ctx, mEphemeral, func(ctx context.Context) error {
-		opts := []slack.MsgOption{slack.MsgOptionText(escape(text), false)}
-		if thread != "" {
-			opts = append(opts, slack.MsgOptionTS(thread))
-		}
-		_, err := c.api.client.PostEphemeralContext(ctx, channelID, user, opts...)
-		return err
+		return c.postEphemeral(ctx, channelID, thread, user, text)
 	})
+}
+
+// postEphemeral makes the call of ephemeral.
+func (c *Channel) postEphemeral(ctx context.Context, channelID, thread, user, text string) error {
+	opts := []slack.MsgOption{slack.MsgOptionText(escape(text), false)}
+	if thread != "" {
+		opts = append(opts, slack.MsgOptionTS(thread))
+	}
+	_, err := c.api.client.PostEphemeralContext(ctx, channelID, user, opts...)
+	return err
 }

@@ -35,6 +35,8 @@ type rig struct {
 	fake  *slackfake.Server
 	ch    *slack.Channel
 	relay *relay.Relay
+	cfg   relay.Config
+	opts  rigOptions
 	log   *os.File // the relay's log
 	stop  func()
 }
@@ -56,14 +58,15 @@ func newRig(t *testing.T, o rigOptions) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { log.Close() })
-	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: log}
+	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: log, opts: o}
 	rg.ch = rg.channel(o.opt, o.config)
-	cfg := relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Sessions: rg.st,
+	cfg := relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Deliveries: rg.st.Deliveries(), Sessions: rg.st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: allowList(t)}}, Hold: rg.st.HoldChannel, Inbox: true,
 		Log: rg.log, Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
 	if o.link != "" {
 		cfg.Link = func(session.Entry) string { return o.link }
 	}
+	rg.cfg = cfg
 	rg.relay = relay.New(cfg)
 	if !o.noRun {
 		rg.start()
@@ -113,6 +116,17 @@ func (rg *rig) start() {
 			rg.t.Logf("relay log:\n%s", s)
 		}
 	})
+}
+
+// restart stops the relay and starts another with a channel of its own,
+// as askuser serve killed and started again: what this process kept in
+// memory is gone, what it kept in the state directory is not.
+func (rg *rig) restart() {
+	rg.stop()
+	rg.ch = rg.channel(rg.opts.opt, rg.opts.config)
+	rg.cfg.Channels = []relay.Served{{Channel: rg.ch, Allow: allowList(rg.t)}}
+	rg.relay = relay.New(rg.cfg)
+	rg.start()
 }
 
 // ask asks req through the Slack channel, as --frontend slack does, in

@@ -46,6 +46,9 @@ const flushGrace = 250 * time.Millisecond
 // are answered, and an error only when Slack refuses the app-level token
 // for good.
 func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
+	sctx, stopStrangers := context.WithCancel(ctx)
+	defer stopStrangers()
+	go c.strangers.Run(sctx)
 	wait := time.Second
 	for {
 		err := c.serveOnce(ctx, h)

@@ -11,7 +11,9 @@
 // also shows its whole tool input as a code block, cut at Slack's limit
 // with a link to the inbox page for the rest; one Submit button ends it.
 // The choices sit in input blocks, so Slack sends nothing until Submit,
-// and then the whole form in state.values (tap.go). Every block id and
+// and then the whole form in state.values (tap.go). A Submit that leaves
+// a multi-select empty is refused once, and taken when pressed again
+// (empty.go), so no single stray press answers it empty. Every block id and
 // the button's action id carry a channel.Token: the set's key, the
 // rendering's revision and the question, so a tap on an outdated
 // rendering is refused and nothing a model wrote is echoed back as data.
@@ -22,7 +24,14 @@
 //     Options.AckWithin, whether or not the Host has answered by then. A
 //     process killed before the ack leaves Slack to show the person its
 //     own "try again" error, and nothing half recorded.
-//   - A tap is answered once: one delivery id per click, remembered.
+//   - A tap is answered once: one delivery id per click, remembered in
+//     every process of the store (the Host's record, channel.Taker), so
+//     an envelope Slack sends again after a restart is not acted on
+//     twice.
+//   - A stranger's Submit is acknowledged at once, records nothing, and
+//     is told "not allowed" off the person's path, paced and best effort
+//     (channel.Strangers): no flood of strangers spends the person's
+//     time or the chat.postEphemeral rate limit their refusals need.
 //   - A method Slack rate-limited (429, Retry-After) is not called again
 //     before that time has passed (api.go).
 //   - A socket that goes silent (no frame, not even a ping) for longer
@@ -137,7 +146,13 @@ type Channel struct {
 	opt  Options
 	api  *api
 	dest string
+	// seen are the clicks taken (and the Host's record of them).
 	seen *channel.Recent
+	// strangers are the refusals to people not on the allow-list,
+	// made off the person's path.
+	strangers *channel.Strangers
+	// empties are the empty Submits refused once (empty.go).
+	empties empties
 }
 
 var _ channel.Channel = (*Channel)(nil)
@@ -165,7 +180,8 @@ func New(cfg channel.Config, opt Options) (*Channel, error) {
 		return nil, errors.Join(errs...)
 	}
 	cfg.API = base
-	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: channel.NewRecent(256)}, nil
+	return &Channel{cfg: cfg, opt: opt, dest: cfg.Dest, api: newAPI(cfg, opt), seen: channel.NewRecent(256),
+		strangers: channel.NewStrangers()}, nil
 }
 
 // Name implements channel.Channel.

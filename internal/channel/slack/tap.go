@@ -162,12 +162,6 @@ func (c *Channel) take(serving context.Context, acknowledge func(), h channel.Ho
 	if !ok {
 		return
 	}
-	id := delivery(cb, action)
-	if !c.seen.Add(id) {
-		return // the same click again: it is being, or was, answered
-	}
-	v, set := c.verdict(ctx, h, tok, cb, id)
-	ack()
 	channelID, thread := cb.Container.ChannelID, cb.Container.ThreadTs
 	if channelID == "" {
 		channelID = cb.Channel.ID
@@ -175,6 +169,32 @@ func (c *Channel) take(serving context.Context, acknowledge func(), h channel.Ho
 	if thread == "" {
 		thread = cb.Message.ThreadTimestamp
 	}
+	if !c.cfg.Allow.Allows(cb.User.ID) {
+		// Acknowledged at once, told off the person's path, and recorded
+		// nowhere: a flood of strangers spends neither the person's time
+		// nor chat.postEphemeral's rate limit (Tier 4, about 100 a
+		// minute), which the person's own refusals need.
+		ack()
+		user := cb.User.ID
+		c.strangers.Tell(func(ctx context.Context) {
+			_ = c.api.do(ctx, mEphemeral, func(ctx context.Context) error {
+				return c.postEphemeral(ctx, channelID, thread, user, channel.NotAllowed)
+			})
+		})
+		return
+	}
+	id := delivery(cb, action)
+	// Taken once, in every process of the store: one taken before a
+	// restart is not acted on again. Slack sends an envelope again when
+	// it doubts its ack arrived (and retries an Events API delivery 3
+	// times within about 5 minutes); the record (channel.KeepTaken, 8
+	// days) outlasts both.
+	if taken, _ := c.seen.Taken(ctx, h, id); taken || !c.seen.Add(id) {
+		return // the same click again: it is being, or was, answered
+	}
+	v, set := c.verdict(ctx, h, tok, cb, id)
+	ack()
+	_ = c.seen.Take(ctx, h, id)
 	if !v.OK {
 		if v.Text != "" {
 			_ = c.ephemeral(ctx, channelID, thread, cb.User.ID, v.Text)
@@ -215,6 +235,9 @@ func (c *Channel) verdict(ctx context.Context, h channel.Host, tok channel.Token
 	answers, err := answersOf(set, tok, cb.BlockActionState, by, c.opt.Now())
 	if err != nil {
 		return no(err.Error())
+	}
+	if qs := emptyQuestions(set, answers); len(qs) > 0 && !c.empties.confirmed(by.ID, tok, qs, c.opt.Now()) {
+		return no(nothingTicked(set, qs))
 	}
 	v := h.Deliver(ctx, channel.Tap{Key: tok.Key, Rev: tok.Rev, Answers: answers, Who: by, Delivery: id})
 	if v.OK && v.Text == "" {

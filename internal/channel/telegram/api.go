@@ -1,19 +1,15 @@
 package telegram
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-telegram/bot"
-	"github.com/go-telegram/bot/models"
 
 	"github.com/askuser/askuser/internal/channel"
 )
@@ -166,70 +162,4 @@ func (e *apiError) worded() *apiError {
 // secret, on one line.
 func (c *Channel) redact(s string) string {
 	return strings.Join(strings.Fields(channel.Redact(s, c.cfg.Secrets()...)), " ")
-}
-
-// allowedUpdates are the updates the channel reads: presses and replies.
-var allowedUpdates = []string{"message", "callback_query"}
-
-// maxUpdatesBytes bounds one getUpdates answer (100 updates).
-const maxUpdatesBytes = 16 << 20
-
-// getUpdates makes one long poll of up to wait (whole seconds; 0 returns
-// at once). It is this package's own call, not the library's: the
-// library confirms updates before they are handled and does not keep
-// retry_after. A poll with no answer Grace after wait is abandoned.
-func (c *Channel) getUpdates(ctx context.Context, offset int64, wait time.Duration) ([]models.Update, error) {
-	const method = "getUpdates"
-	body, _ := json.Marshal(map[string]any{"offset": offset, "timeout": int(wait / time.Second), "allowed_updates": allowedUpdates})
-	pctx, cancel := context.WithTimeout(ctx, wait+c.t.Grace)
-	defer cancel()
-	req, err := http.NewRequestWithContext(pctx, http.MethodPost, c.base+"/bot"+c.token+"/"+method, bytes.NewReader(body))
-	if err != nil {
-		return nil, &apiError{method: method, text: c.redact(err.Error())}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		text := c.redact(err.Error())
-		if pctx.Err() != nil && ctx.Err() == nil {
-			text = fmt.Sprintf("the long poll went silent: no answer within its timeout (%s) + %s; abandoned", wait, c.t.Grace)
-		}
-		return nil, &apiError{method: method, text: text}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxUpdatesBytes))
-	if err != nil {
-		return nil, &apiError{method: method, code: resp.StatusCode, text: "reading the answer: " + c.redact(err.Error())}
-	}
-	var r struct {
-		OK          bool            `json:"ok"`
-		Result      []models.Update `json:"result"`
-		ErrorCode   int             `json:"error_code"`
-		Description string          `json:"description"`
-	}
-	if err := json.Unmarshal(data, &r); err != nil {
-		e := &apiError{method: method, code: resp.StatusCode,
-			text: fmt.Sprintf("answered %s, not the Bot API's JSON: %s", resp.Status, channel.Cut(c.redact(string(data)), 200))}
-		return nil, e.worded()
-	}
-	if !r.OK {
-		e := &apiError{method: method, code: r.ErrorCode, text: c.redact(r.Description)}
-		if r.ErrorCode == http.StatusTooManyRequests {
-			e.retry = time.Duration(max(retryAfter(data), 1)) * time.Second
-			e.until = c.gate.hold(method, e.retry)
-		}
-		return nil, e.worded()
-	}
-	return r.Result, nil
-}
-
-// retryAfter reads parameters.retry_after from an error answer.
-func retryAfter(data []byte) int {
-	var r struct {
-		Parameters struct {
-			RetryAfter int `json:"retry_after"`
-		} `json:"parameters"`
-	}
-	_ = json.Unmarshal(data, &r)
-	return r.Parameters.RetryAfter
 }

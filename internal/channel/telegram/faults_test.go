@@ -51,6 +51,17 @@ func TestRateLimitsAreKept(t *testing.T) {
 	if got := rg.tap(alice, m.ID, "SQLite"); !strings.HasPrefix(got, "Answered: SQLite") {
 		t.Errorf("the press was answered %q", got)
 	}
+	// The fake marks the query answered a moment before it records the
+	// call's status.
+	rg.srv.WaitCalls(limit, func(cs []telegramfake.Call) bool {
+		n := 0
+		for _, c := range cs {
+			if c.Method == "answerCallbackQuery" && c.Status != 0 {
+				n++
+			}
+		}
+		return n >= 2
+	})
 	answers := rg.srv.Calls("answerCallbackQuery")
 	if len(answers) != 2 || answers[0].Status != 429 || answers[1].Status != 200 {
 		t.Fatalf("answerCallbackQuery calls: %+v", answers)

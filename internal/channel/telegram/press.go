@@ -85,13 +85,30 @@ func (t *turn) press(ctx context.Context, tok channel.Token) channel.Verdict {
 		}
 		t.showTicks(ctx)
 		return channel.Verdict{OK: true}
-	case tok.Action == actDone && q.MultiSelect:
+	case tok.Action == actDone && q.MultiSelect && len(st.Picks[st.Q].Options) == 0:
+		return t.askNone(ctx)
+	case (tok.Action == actDone || tok.Action == actNone && st.confirming()) && q.MultiSelect:
 		st.Picks[st.Q].Other, st.Picks[st.Q].At = "", t.now()
 		return t.advance(ctx)
+	case tok.Action == actNone && q.MultiSelect:
+		return channel.Verdict{Text: "Tick what applies, then Done."}
 	case tok.Action == actOther:
 		return t.prompt(ctx)
 	}
 	return channel.Verdict{Text: notOurs}
+}
+
+// askNone answers Done pressed with nothing ticked: nothing is sent yet,
+// and the keyboard offers noneLabel, so an empty answer takes a second,
+// deliberate press.
+func (t *turn) askNone(ctx context.Context) channel.Verdict {
+	t.st.Empty = true
+	t.st.see(t.id)
+	if err := t.save(ctx); err != nil {
+		return channel.Verdict{Text: tryAgain}
+	}
+	t.showTicks(ctx)
+	return channel.Verdict{OK: true, Text: "Nothing is ticked. Tick what applies, then Done; or press \u201c" + noneLabel + "\u201d."}
 }
 
 // showTicks edits the keyboard to show the ticks.

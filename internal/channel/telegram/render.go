@@ -51,7 +51,14 @@ const (
 	actDone  = "done"  // end multi-select question Q
 	actOther = "other" // answer question Q with typed text
 	actReply = "reply" // the Other prompt of question Q (not a button)
+	actNone  = "none"  // end multi-select question Q with nothing ticked, once Done asked
 )
+
+// noneLabel is the button that ends a multi-select with nothing ticked:
+// offered only after Done was pressed with nothing ticked, so no single
+// stray press sends an empty answer (the terminal asks "Submit with
+// nothing selected? y/N").
+const noneLabel = "Submit with nothing selected"
 
 // rendering is a message: its HTML text and keyboard.
 type rendering struct {
@@ -160,6 +167,9 @@ func buttons(s channel.Set, st *state) *keyboard {
 		last = append(last, button{Text: "Done", Data: tok(actDone, -1)})
 	}
 	kb.InlineKeyboard = append(kb.InlineKeyboard, last)
+	if q.MultiSelect && st.confirming() {
+		kb.InlineKeyboard = append(kb.InlineKeyboard, []button{{Text: noneLabel, Data: tok(actNone, -1)}})
+	}
 	return kb
 }
 

@@ -39,10 +39,12 @@ var testTimings = telegram.Timings{Poll: time.Second, Grace: 300 * time.Millisec
 	InlineWait: 5 * time.Second, RetryMax: 200 * time.Millisecond}
 
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	st    *session.Store
 	srv   *telegramfake.Server
 	ch    *telegram.Channel
+	chCfg channel.Config
+	tm    telegram.Timings
 	cfg   relay.Config
 	relay *relay.Relay
 	log   *channeltest.Log
@@ -51,7 +53,7 @@ type rig struct {
 
 // newRig starts a relay serving the channel; each before runs first (to
 // set the fake's faults, or the relay's configuration).
-func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
+func newRig(t testing.TB, tm telegram.Timings, before ...func(*rig)) *rig {
 	t.Helper()
 	srv := telegramfake.NewServer(token)
 	t.Cleanup(srv.Close)
@@ -63,8 +65,8 @@ func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
 		t.Fatal(err)
 	}
 	st := &session.Store{Dir: t.TempDir()}
-	rg := &rig{t: t, st: st, srv: srv, ch: ch, log: &channeltest.Log{}}
-	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Sessions: st,
+	rg := &rig{t: t, st: st, srv: srv, ch: ch, chCfg: cfg, tm: tm, log: &channeltest.Log{}}
+	rg.cfg = relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st,
 		Channels: []relay.Served{{Channel: ch, Allow: cfg.Allow}}, Hold: st.HoldChannel, Log: rg.log,
 		Tick: 20 * time.Millisecond, RetryBase: 20 * time.Millisecond}
 	for _, f := range before {
@@ -74,7 +76,7 @@ func newRig(t *testing.T, tm telegram.Timings, before ...func(*rig)) *rig {
 	return rg
 }
 
-func readConfig(t *testing.T, env map[string]string) channel.Config {
+func readConfig(t testing.TB, env map[string]string) channel.Config {
 	t.Helper()
 	spec, ok := channel.Lookup(telegram.Name)
 	if !ok || spec.New == nil {
@@ -98,6 +100,21 @@ func (rg *rig) start() {
 			rg.t.Logf("relay log:\n%s", s)
 		}
 	})
+}
+
+// restart stops the relay and starts another with a channel of its own,
+// as askuser serve killed and started again: nothing this process
+// remembered in memory is known to the next.
+func (rg *rig) restart() {
+	rg.t.Helper()
+	rg.stop()
+	ch, err := telegram.NewWithTimings(rg.chCfg, rg.tm)
+	if err != nil {
+		rg.t.Fatal(err)
+	}
+	rg.ch = ch
+	rg.cfg.Channels = []relay.Served{{Channel: ch, Allow: rg.chCfg.Allow}}
+	rg.start()
 }
 
 // frontend is what --frontend telegram builds for askuser ask.

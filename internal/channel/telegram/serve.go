@@ -25,10 +25,16 @@ const (
 
 // Serve implements channel.Channel: it long-polls for updates and hands
 // each to h, one at a time, confirming an update to Telegram (the next
-// poll's offset) only once it was handled.
+// poll's offset) only once it was handled. A stranger's press is answered
+// off that path (channel.Strangers), so no flood of them delays the
+// person's answer.
 func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 	var offset int64
 	unconfirmed := false
+	strangers := channel.NewStrangers()
+	sctx, stopStrangers := context.WithCancel(ctx)
+	go strangers.Run(sctx)
+	defer stopStrangers()
 	defer func() {
 		if unconfirmed {
 			c.confirm(offset)
@@ -38,7 +44,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 		if left := c.gate.left("getUpdates"); left > 0 && channel.Sleep(ctx, left) != nil {
 			break
 		}
-		updates, err := c.getUpdates(ctx, offset, c.t.Poll)
+		p, err := c.poll(ctx, offset, c.t.Poll)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -54,11 +60,22 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 			continue
 		}
 		fails, unconfirmed = 0, false
-		for _, u := range updates {
+		for _, why := range p.skipped {
+			if n, ok := h.(channel.Noticer); ok {
+				n.Notice("getUpdates skipped", "an update Telegram sent could not be taken: "+why)
+			}
+		}
+		for _, u := range p.updates {
 			if u.ID < offset {
 				continue
 			}
-			c.handle(ctx, h, u)
+			switch {
+			case c.stranger(u):
+				q := u.CallbackQuery.ID
+				strangers.Tell(func(ctx context.Context) { c.answerStranger(ctx, q) })
+			case c.ours(u):
+				c.handle(ctx, h, u)
+			}
 			offset, unconfirmed = u.ID+1, true
 		}
 	}
@@ -70,7 +87,7 @@ func (c *Channel) Serve(ctx context.Context, h channel.Host) error {
 func (c *Channel) confirm(offset int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, _ = c.getUpdates(ctx, offset, 0)
+	_, _ = c.getUpdates(ctx, offset, 0, 0)
 }
 
 // fatal is the error Serve stops with, when a poll failed for a reason
@@ -111,28 +128,87 @@ func isRateLimit(err error) bool {
 }
 
 // handle handles one update. It goes on when serving stops meanwhile, so a
-// press is not left half done; it is bounded all the same.
+// press is not left half done; it is bounded all the same. An update
+// taken before (by this process or another of the store, and delivered
+// again since: a process killed before its next poll confirmed it) is
+// not acted on again, whatever the set's own state remembers; its
+// callback query is still answered.
 func (c *Channel) handle(ctx context.Context, h channel.Host, u models.Update) {
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*c.t.Call)
 	defer cancel()
+	id := c.deliveryOf(u)
+	// A record that cannot be read takes nothing away: the set's own
+	// state (Seen) still counts a press once.
+	if taken, _ := c.taken.Taken(hctx, h, id); taken {
+		if u.CallbackQuery != nil {
+			c.answerQuery(hctx, u.CallbackQuery.ID, channel.Verdict{Text: "Already recorded."})
+		}
+		return
+	}
+	defer func() { _ = c.taken.Take(hctx, h, id) }()
 	switch {
 	case u.CallbackQuery != nil:
 		v := c.press(hctx, h, u.CallbackQuery)
-		// Every callback query is answered, whatever became of it; a
-		// rate limit short enough is waited out and the answer made
-		// again.
-		for range 2 {
-			err := c.do(hctx, "answerCallbackQuery", func(ctx context.Context) error {
-				_, err := c.api.AnswerCallbackQuery(ctx, answerParams(u.CallbackQuery.ID, v.Text))
-				return err
-			})
-			if !isRateLimit(err) {
-				break
-			}
-		}
+		c.answerQuery(hctx, u.CallbackQuery.ID, v)
 	case u.Message != nil:
 		c.onMessage(hctx, h, u.Message)
 	}
+}
+
+// answerQuery answers callback query id with v's text: every callback
+// query is answered, whatever became of it; a rate limit short enough is
+// waited out and the answer made again.
+func (c *Channel) answerQuery(ctx context.Context, id string, v channel.Verdict) {
+	for range 2 {
+		err := c.do(ctx, "answerCallbackQuery", func(ctx context.Context) error {
+			_, err := c.api.AnswerCallbackQuery(ctx, answerParams(id, v.Text))
+			return err
+		})
+		if !isRateLimit(err) {
+			break
+		}
+	}
+}
+
+// stranger reports whether u is a press by someone not on the
+// allow-list.
+func (c *Channel) stranger(u models.Update) bool {
+	return u.CallbackQuery != nil && !c.cfg.Allow.Allows(strconv.FormatInt(u.CallbackQuery.From.ID, 10))
+}
+
+// ours reports whether u is what askuser acts on: an allowed person's
+// press, or their reply to one of the bot's messages (an Other prompt).
+// Nothing else in the chat is askuser's business, nor recorded.
+func (c *Channel) ours(u models.Update) bool {
+	switch m := u.Message; {
+	case u.CallbackQuery != nil:
+		return !c.stranger(u)
+	case m != nil:
+		return m.From != nil && m.ReplyToMessage != nil && m.ReplyToMessage.From != nil && m.ReplyToMessage.From.ID == c.botID &&
+			c.cfg.Allow.Allows(strconv.FormatInt(m.From.ID, 10))
+	}
+	return false
+}
+
+// answerStranger answers a stranger's callback query: "not allowed to
+// answer", unless the method is rate-limited now, when the stranger
+// hears nothing rather than the person waiting longer.
+func (c *Channel) answerStranger(ctx context.Context, id string) {
+	if c.gate.left("answerCallbackQuery") > 0 {
+		return
+	}
+	_ = c.do(ctx, "answerCallbackQuery", func(ctx context.Context) error {
+		_, err := c.api.AnswerCallbackQuery(ctx, answerParams(id, channel.NotAllowed))
+		return err
+	})
+}
+
+// deliveryOf names update u in the record of deliveries taken: the bot
+// and the update's id, which Telegram numbers per bot. Telegram keeps an
+// update it was not told was handled for 24 hours, and gives it to the
+// next poller: the record (channel.KeepTaken, 8 days) outlasts that.
+func (c *Channel) deliveryOf(u models.Update) string {
+	return strconv.FormatInt(c.botID, 10) + ":" + strconv.FormatInt(u.ID, 10)
 }
 
 // whoOf names the person who pressed or replied: @username, else the id.
@@ -211,6 +287,7 @@ func (t *turn) save(ctx context.Context) error { return t.h.Save(ctx, t.set.Key,
 func (t *turn) advance(ctx context.Context) channel.Verdict {
 	st := t.st
 	st.Q++
+	st.Empty = false
 	st.see(t.id)
 	n := len(t.set.Request.Questions)
 	if st.Q == n {

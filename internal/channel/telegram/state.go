@@ -45,6 +45,9 @@ type state struct {
 	// Prompt is the Other prompt of question Q, when one was sent.
 	Prompt   int  `json:"prompt,omitempty"`
 	Complete bool `json:"complete,omitempty"`
+	// Empty says Done was pressed on multi-select question Q with
+	// nothing ticked: the keyboard offers noneLabel until a tick.
+	Empty bool `json:"empty,omitempty"`
 	// Seen are the last updates (presses, replies) that changed the
 	// state, so one delivered again changes nothing.
 	Seen []string `json:"seen,omitempty"`
@@ -80,8 +83,15 @@ func (st *state) restart(who channel.Who) {
 	*st = state{Rev: st.Rev, Who: &who, Msg: st.Msg, Picks: make([]pick, len(st.Picks)), Seen: st.Seen}
 }
 
+// confirming reports whether question Q waits for a second press to be
+// answered with nothing ticked.
+func (st *state) confirming() bool {
+	return st.Empty && st.Q < len(st.Picks) && len(st.Picks[st.Q].Options) == 0
+}
+
 // toggle ticks option o of the question asked now, or unticks it.
 func (st *state) toggle(o int) {
+	st.Empty = false
 	p := &st.Picks[st.Q]
 	if i := slices.Index(p.Options, o); i >= 0 {
 		p.Options = slices.Delete(p.Options, i, i+1)

@@ -11,13 +11,17 @@
 //     4,096 characters with a link to the inbox page for the rest. One
 //     button per option, and "Other…".
 //   - A single select is answered by a press. A multi-select toggles ticks
-//     in the keyboard (editMessageReplyMarkup) and ends with Done. Other
+//     in the keyboard (editMessageReplyMarkup) and ends with Done; Done
+//     with nothing ticked sends nothing, and offers "Submit with nothing
+//     selected", so no single stray press answers it empty. Other
 //     sends a ForceReply prompt; the person's reply to it is the answer.
 //     Each answer moves the message on to the next question
 //     (editMessageText); the last one hands the whole set to the Host.
-//   - Every callback query is answered (answerCallbackQuery) with what
-//     became of the press, a stranger's with "not allowed to answer" and
-//     nothing else.
+//   - Every callback query of an allowed person is answered
+//     (answerCallbackQuery) with what became of the press. A stranger's
+//     press records nothing, and is answered "not allowed to answer" off
+//     the poller, paced and best effort (channel.Strangers): a flood of
+//     strangers' presses never waits in front of the person's.
 //
 // Invariants:
 //   - callback_data is a channel.Token (at most 64 bytes): the set's key,
@@ -31,8 +35,9 @@
 //   - The answers so far live in the Host (Save) before a press is
 //     acknowledged, and an update is confirmed to Telegram (the next
 //     getUpdates offset) only after it was handled: a process killed in
-//     between gets the update again, and a press seen twice (Seen, the
-//     Host's Deliver) counts once.
+//     between gets the update again, and a press seen twice counts once
+//     (the Host's record of the updates taken, channel.Taker, in every
+//     process of the store; the set's Seen; the Host's Deliver).
 //   - Tokens never leave this package unredacted: every error goes
 //     through channel.Redact, the library's own logging is off, and the
 //     long poll is this package's own request, so its URL is redacted too.
@@ -119,6 +124,11 @@ type Channel struct {
 	// last thing a message shows, whatever a press in flight does.
 	mu     sync.Mutex
 	closed map[ref]time.Time
+
+	// taken are the updates acted on (and the Host's record of them).
+	taken *channel.Recent
+	// maxUpdates bounds a getUpdates answer (maxUpdatesBytes).
+	maxUpdates int64
 }
 
 var _ channel.Channel = (*Channel)(nil)
@@ -139,7 +149,8 @@ func newChannel(cfg channel.Config, t Timings) (*Channel, error) {
 		return nil, err
 	}
 	c := &Channel{cfg: cfg, chat: chat, base: base, token: token, http: &http.Client{}, t: t,
-		gate: gate{until: map[string]time.Time{}}, now: time.Now, closed: map[ref]time.Time{}}
+		gate: gate{until: map[string]time.Time{}}, now: time.Now, closed: map[ref]time.Time{}, taken: channel.NewRecent(1024),
+		maxUpdates: maxUpdatesBytes}
 	c.botID, _ = strconv.ParseInt(token[:strings.IndexByte(token, ':')], 10, 64)
 	// The library logs nothing (its default handlers print whole updates
 	// and errors), and its client is ours: every call is bounded by its

@@ -135,3 +135,24 @@ func TestNumbersThatDoNotFitAreRefused(t *testing.T) {
 		t.Fatalf("answers %+v", got)
 	}
 }
+
+// A multi-select is never answered with nothing: it goes out as numbered
+// text, with no button a stray tap could send, and a reply of nothing,
+// or of no option, is refused with what to send.
+func TestAMultiSelectIsNeverAnsweredEmpty(t *testing.T) {
+	rg := newRig(t).start()
+	a := rg.ask(ask.Request{ID: "ask_6", Questions: []ask.Question{featuresQuestion}})
+	m := rg.message("asking", asking1("Features"))
+	if m.Interactive() != nil || len(m.Choices()) != 0 {
+		t.Fatalf("a multi-select went out with buttons:\n%s", whatsappfake.Render(m))
+	}
+	for _, c := range []struct{ text, told string }{{"  ", "Send a number"}, {"0", `There is no option "0"`}} {
+		d := taken(t)(rg.fake.Type(alice, c.text, m.ID))
+		rg.message("refusing "+c.text, replyTo(d.ID, c.told))
+	}
+	a.Pending(t)
+	taken(t)(rg.fake.Type(alice, "2", m.ID))
+	if got := a.Answers(t); !slices.Equal(got[0].Selected, []string{"Tests"}) {
+		t.Fatalf("answers %+v", got)
+	}
+}

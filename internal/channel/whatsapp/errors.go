@@ -73,7 +73,7 @@ func (c *Channel) Check(ctx context.Context) error {
 	m.Type, m.Interactive = "interactive", &interactive{Type: "button",
 		Header: &ixHeader{Type: "text", Text: "askuser channels test"},
 		Body:   ixText{Text: "*Test* · This is how askuser asks you a question here. Can you read it?\n\n1. Yes\n2. No"},
-		Footer: &ixText{Text: hint(ask.Question{}, formButtons)},
+		Footer: &ixText{Text: hint("", ask.Question{}, formButtons)},
 		Action: ixAction{Buttons: []ixButton{{Type: "reply", Reply: ixReply{ID: checkID + "1", Title: "Yes"}},
 			{Type: "reply", Reply: ixReply{ID: checkID + "2", Title: "No"}}}}}
 	_, err := c.sendMessage(ctx, m, true)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
@@ -13,7 +14,8 @@ import (
 
 // What a person sent, turned into answers. A tap names its set, revision,
 // question and option (a channel.Token); a typed reply names its set by
-// the message it quotes, else it answers the set asked last.
+// the message it quotes (choose.go says which set one that quotes
+// nothing answers).
 
 // The words a person is told when a reply is not taken.
 const (
@@ -28,6 +30,8 @@ const (
 type reply struct {
 	msg string // its id
 	who channel.Who
+	// at is when it was written, by WhatsApp's clock; zero when unknown.
+	at time.Time
 	// tap is a button's or a list row's id; text a typed reply, and
 	// quotes the message it replies to.
 	tap, text, quotes string
@@ -50,14 +54,23 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 		// gone out first, "hello?" would be taken for its answer.
 		defer c.heardNow()
 	}
-	if m.ID == "" || c.taken.Has(m.ID) {
+	if m.ID == "" {
 		return true
 	}
 	h := c.currentHost()
 	if h == nil {
 		return false
 	}
-	r := reply{msg: m.ID, who: channel.Who{Channel: Name, ID: from, Name: E164(from)}}
+	// Taken once, by any serve of the store, however often WhatsApp
+	// delivers it; one stamped before WhatsApp's retries end is a replay.
+	at := stamped(m.Timestamp)
+	switch taken, err := c.taken.Taken(ctx, h, m.ID); {
+	case err != nil:
+		return false
+	case taken, !at.IsZero() && c.opts.Now().Sub(at) > channel.KeepTaken:
+		return true
+	}
+	r := reply{msg: m.ID, who: channel.Who{Channel: Name, ID: from, Name: E164(from)}, at: at}
 	switch ix := m.Interactive; {
 	case ix != nil && ix.ButtonReply != nil:
 		r.tap = ix.ButtonReply.ID
@@ -74,11 +87,10 @@ func (c *Channel) take(ctx context.Context, m inbound) bool {
 		c.taken.Add(m.ID)
 		return true
 	}
-	ok := c.answer(ctx, h, r)
-	if ok {
-		c.taken.Add(m.ID)
-	}
-	return ok
+	// Recorded once acted on: a message left half done by a killed
+	// serve is taken again, and the set's own state (Seen) keeps it
+	// from counting twice.
+	return c.answer(ctx, h, r) && c.taken.Take(ctx, h, m.ID) == nil
 }
 
 // answer finds the set r answers and gives it the answer.
@@ -108,42 +120,6 @@ func (c *Channel) answer(ctx context.Context, h channel.Host, r reply) bool {
 	}
 	defer c.locks.lock(key)()
 	return c.apply(ctx, h, key, tok, r)
-}
-
-// target finds the set a typed reply answers: the one whose message it
-// quotes, else the set asked last. refuse is what to tell the person when
-// there is none.
-func (c *Channel) target(ctx context.Context, h channel.Host, r reply) (key, refuse string, err error) {
-	l, ok := h.(channel.Lister)
-	if !ok {
-		return "", noneWaiting, nil
-	}
-	pend, err := l.Waiting(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	var last state
-	for _, p := range pend {
-		// Read under the set's lock: the message quoted may be one
-		// being sent (and saved) just now.
-		st := c.settled(ctx, h, p.Set.Key)
-		if st.Rev != p.Set.Rev || len(st.Msgs) == 0 {
-			continue
-		}
-		if r.quotes != "" && st.asks(r.quotes) >= 0 {
-			return p.Set.Key, "", nil
-		}
-		if key == "" || st.SentAt.After(last.SentAt) {
-			key, last = p.Set.Key, st
-		}
-	}
-	switch {
-	case r.quotes != "":
-		return "", quotesNone, nil
-	case key == "":
-		return "", noneWaiting, nil
-	}
-	return key, "", nil
 }
 
 // settled is the state of set key once no send of it is under way.

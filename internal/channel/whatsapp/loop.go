@@ -108,6 +108,7 @@ func (c *Channel) advance(ctx context.Context, h channel.Host, s channel.Set) {
 	// a question sent and not recorded would be sent again.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
 	defer cancel()
+	began := c.opts.Now()
 	id, err := c.sendMessage(ctx, question(c.to, s, st.Q, noted, replyTo), true)
 	var r *refusal
 	if errors.As(err, &r) {
@@ -119,6 +120,6 @@ func (c *Channel) advance(ctx context.Context, h channel.Host, s channel.Set) {
 		return
 	}
 	st.Msgs = append(st.Msgs[:st.Q], id)
-	st.SentAt, st.Refused = c.opts.Now(), ""
+	st.SentAt, st.Refused = began, ""
 	_ = c.save(ctx, h, s.Key, st)
 }

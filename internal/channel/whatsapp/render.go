@@ -65,7 +65,7 @@ func question(to string, s channel.Set, i int, noted *ask.Answer, replyTo string
 	}
 	m := newMessage(to, replyTo)
 	if f == formText {
-		tail := "\n\n" + hint(q, f)
+		tail := "\n\n" + hint(s.Request.Kind, q, f)
 		body := top + questionBody(s, i, maxBody-utf8.RuneCountInString(top+tail))
 		m.Type, m.Text = "text", &textBody{Body: body + tail}
 		return m
@@ -74,7 +74,7 @@ func question(to string, s channel.Set, i int, noted *ask.Answer, replyTo string
 	if f == formButtons && utf8.RuneCountInString(body) > maxButtonBody {
 		f = formList // the whole input of an approval, say: the list's body is larger
 	}
-	ix := &interactive{Body: ixText{Text: body}, Footer: &ixText{Text: hint(q, f)}}
+	ix := &interactive{Body: ixText{Text: body}, Footer: &ixText{Text: hint(s.Request.Kind, q, f)}}
 	if title != "" {
 		ix.Header = &ixHeader{Type: "text", Text: channel.Cut(title, maxHeader)}
 	}
@@ -160,9 +160,17 @@ func codeBlock(text string, room int, link string) string {
 	return "\n```" + kept + "```" + note + "\n"
 }
 
-// hint says how to answer, under the question.
-func hint(q ask.Question, f form) string {
+// hint says how to answer, under the question (a footer: at most
+// maxFooter characters). An approval takes no typed reply that does not
+// quote it (choose.go), so its hint says to reply to it.
+func hint(kind string, q ask.Question, f form) string {
 	switch {
+	case kind == ask.KindApproval && f == formText:
+		return "Reply to this message with a number, or with what to do instead."
+	case kind == ask.KindApproval && f == formList:
+		return "Choose one or reply to this message with what to do instead."
+	case kind == ask.KindApproval:
+		return "Tap one, or reply to this message with what to do instead."
 	case q.MultiSelect:
 		return "Send the numbers of all that apply (e.g. 1,3), or type your own answer."
 	case f == formButtons:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +48,9 @@ type rig struct {
 	relay *relay.Relay
 	cfg   relay.Config
 	stop  func()
+	// skew moves the channel's clock (not WhatsApp's, which stamps the
+	// person's messages): a question sent now looks sent that much later.
+	skew atomic.Int64
 }
 
 func newRig(t *testing.T) *rig {
@@ -55,6 +59,7 @@ func newRig(t *testing.T) *rig {
 	t.Cleanup(fake.Close)
 	rg := &rig{t: t, st: &session.Store{Dir: t.TempDir()}, fake: fake, log: &channeltest.Log{},
 		opts: whatsapp.Options{CallTimeout: 2 * time.Second, Sweep: 50 * time.Millisecond, HostWait: 2 * time.Second}}
+	rg.opts.Now = func() time.Time { return time.Now().Add(time.Duration(rg.skew.Load())) }
 	rg.build()
 	return rg
 }
@@ -84,7 +89,7 @@ func (rg *rig) build() {
 	rg.hook = httptest.NewServer(rg.ch.Handler())
 	rg.t.Cleanup(rg.hook.Close)
 	rg.fake.SetWebhook(rg.hook.URL + "/channels/whatsapp")
-	rg.cfg = relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Sessions: rg.st,
+	rg.cfg = relay.Config{Mailbox: rg.st.Mailbox(), Registry: rg.st.Registry(), Deliveries: rg.st.Deliveries(), Sessions: rg.st,
 		Channels: []relay.Served{{Channel: rg.ch, Allow: cfg.Allow}}, Hold: rg.st.HoldChannel, Log: rg.log,
 		Link: func(session.Entry) string { return inboxLink }, Tick: 20 * time.Millisecond, RetryBase: 50 * time.Millisecond}
 	rg.relay = relay.New(rg.cfg)

@@ -23,8 +23,9 @@ type state struct {
 	Q int `json:"q"`
 	// Msgs are the messages asking each question, by index (wamids).
 	Msgs []string `json:"msgs,omitempty"`
-	// SentAt is when the newest of them was sent: a typed reply that
-	// quotes no message answers the set asked last.
+	// SentAt is when the sending of the newest of them began: a typed
+	// reply that quotes no message and was written before then does not
+	// answer it.
 	SentAt time.Time `json:"sent_at,omitzero"`
 	// Answers are the answers to the questions before Q, and By who gave
 	// them (E.164 digits).

@@ -170,3 +170,15 @@ func TestPlatformWordsAreCleaned(t *testing.T) {
 		t.Errorf("the error reads %q", got)
 	}
 }
+
+// Every hint that goes in a footer (buttons, a list: a single select)
+// fits WhatsApp's 60 characters, an approval's included.
+func TestHintsFitTheFooter(t *testing.T) {
+	for _, kind := range []string{"", ask.KindApproval} {
+		for _, f := range []form{formButtons, formList} {
+			if h := hint(kind, ask.Question{}, f); utf8.RuneCountInString(h) > maxFooter {
+				t.Errorf("kind %q, form %d: %q is %d characters", kind, f, h, utf8.RuneCountInString(h))
+			}
+		}
+	}
+}

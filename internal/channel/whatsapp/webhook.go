@@ -7,11 +7,12 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/askuser/askuser/internal/channel"
 )
 
 // The webhook, as askuser serve mounts it at /channels/whatsapp, outside
@@ -21,6 +22,19 @@ import (
 // maxWebhookBody is the most a delivery may hold. It is checked before
 // the signature: a larger body is refused unread.
 const maxWebhookBody = 1 << 20
+
+// signatureHeader is the header Meta signs every delivery in.
+const signatureHeader = "X-Hub-Signature-256"
+
+// The defaults of what the webhook gives a delivery before its signature
+// is checked (channel.WebhookLimits): Meta sends a delivery of a few KB
+// at once, so a body not read within 5 s is not Meta's, and 8 bodies read
+// at once are plenty for one number's messages.
+const (
+	webhookBodies     = 8
+	webhookWaitSlot   = 2 * time.Second
+	webhookReadWithin = 5 * time.Second
+)
 
 // takeTimeout bounds the work on one delivery, which goes on when
 // WhatsApp hangs up, so that nothing is left half done.
@@ -57,25 +71,22 @@ func (c *Channel) subscribe(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, challenge)
 }
 
-// deliver takes one POST: the size first, then the signature, then what
+// deliver takes one POST: the signature header and the size first, then
+// the body (within the webhook's limits), then the signature, then what
 // it holds.
 func (c *Channel) deliver(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength > maxWebhookBody {
-		http.Error(w, "body over 1 MiB", http.StatusRequestEntityTooLarge)
+	if !signatureShape(r.Header.Get(signatureHeader)) {
+		w.Header().Set("Connection", "close") // nothing more of it is read
+		http.Error(w, "missing or wrong "+signatureHeader, http.StatusUnauthorized)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBody))
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		http.Error(w, "body over 1 MiB", http.StatusRequestEntityTooLarge)
-		return
-	case err != nil:
-		http.Error(w, "could not read the body", http.StatusBadRequest)
+	body, release, ok := c.bodies.Read(w, r)
+	if !ok {
 		return
 	}
-	if !c.signed(r.Header.Get("X-Hub-Signature-256"), body) {
-		http.Error(w, "missing or wrong X-Hub-Signature-256", http.StatusUnauthorized)
+	defer release()
+	if !c.signed(r.Header.Get(signatureHeader), body) {
+		http.Error(w, "missing or wrong "+signatureHeader, http.StatusUnauthorized)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), takeTimeout)
@@ -85,6 +96,18 @@ func (c *Channel) deliver(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// signatureShape reports whether header can be a signature: "sha256="
+// and 64 hexadecimal digits. Anything else is refused before the body is
+// read.
+func signatureShape(header string) bool {
+	got, ok := strings.CutPrefix(strings.TrimSpace(header), "sha256=")
+	if !ok || len(got) != 2*sha256.Size {
+		return false
+	}
+	_, err := hex.DecodeString(got)
+	return err == nil
 }
 
 // signed checks X-Hub-Signature-256: "sha256=" and the hex HMAC-SHA256
@@ -127,10 +150,12 @@ type payload struct {
 
 // inbound is a message a person sent.
 type inbound struct {
-	From    string `json:"from"`
-	ID      string `json:"id"`
-	Type    string `json:"type"`
-	Context *struct {
+	From string `json:"from"`
+	ID   string `json:"id"`
+	// Timestamp is when it was written, in Unix seconds, as text.
+	Timestamp string `json:"timestamp"`
+	Type      string `json:"type"`
+	Context   *struct {
 		ID string `json:"id"`
 	} `json:"context"`
 	Text *struct {
@@ -181,4 +206,19 @@ func (c *Channel) handle(ctx context.Context, body []byte) bool {
 		}
 	}
 	return ok
+}
+
+// webhookLimits are lim with askuser's defaults in its zero fields.
+func webhookLimits(lim channel.WebhookLimits) channel.WebhookLimits {
+	lim.Signature, lim.MaxBody = signatureHeader, maxWebhookBody
+	if lim.Bodies <= 0 {
+		lim.Bodies = webhookBodies
+	}
+	if lim.WaitSlot <= 0 {
+		lim.WaitSlot = webhookWaitSlot
+	}
+	if lim.ReadWithin <= 0 {
+		lim.ReadWithin = webhookReadWithin
+	}
+	return lim
 }

@@ -28,8 +28,9 @@ func TestWebhookPassesTheChallenge(t *testing.T) {
 	}
 }
 
-// A body over 1 MiB is refused with 413 before its signature is looked
-// at; a missing or wrong signature gets 401. Neither changes anything.
+// A delivery without a signature is refused with 401 before anything
+// else; a body over 1 MiB with 413 before its signature is looked at; a
+// wrong signature gets 401. None changes anything.
 func TestWebhookRefusesBigAndUnsignedBodies(t *testing.T) {
 	rg := newRig(t).start()
 	a := rg.ask(ask.Request{ID: "ask_1", Questions: []ask.Question{dbQuestion}})
@@ -45,7 +46,7 @@ func TestWebhookRefusesBigAndUnsignedBodies(t *testing.T) {
 		sig    string
 		status int
 	}{
-		{"over 1 MiB, unsigned", big, "", http.StatusRequestEntityTooLarge},
+		{"over 1 MiB, unsigned", big, "", http.StatusUnauthorized},
 		{"over 1 MiB, signed", big, rg.fake.Sign(big), http.StatusRequestEntityTooLarge},
 		{"unsigned", answer, "", http.StatusUnauthorized},
 		{"signed with another secret", answer, other.Sign(answer), http.StatusUnauthorized},

@@ -18,13 +18,24 @@
 //     answers; a stranger's message gets nothing at all, not even a
 //     reply, since a reply would tell them the number is a bot, and is
 //     recorded nowhere.
-//   - The webhook refuses a body over 1 MiB (413) before it checks the
-//     signature, and a missing or wrong X-Hub-Signature-256 (401)
-//     before it reads anything; every signed body within the limit gets
+//   - The webhook refuses a delivery whose X-Hub-Signature-256 is
+//     missing or not a signature's shape (401), or whose body is over
+//     1 MiB (413), before it reads the body; it reads at most 8 bodies at
+//     once (a ninth waits 2 s, then gets 503) and each within 5 s (408),
+//     then checks the signature (401); every signed body within the limit gets
 //     200, whatever it holds, unless it holds a message that could not
 //     be taken just now (no Host yet, a store that failed): then 503, so
-//     WhatsApp delivers it again. A message is taken once, by its id,
-//     however often it is delivered.
+//     WhatsApp delivers it again.
+//   - A typed reply answers the set whose message it quotes. One that
+//     quotes nothing is never guessed onto a set: it answers only when
+//     one set waits, that set is no approval, and its question was sent
+//     before the reply was written (the message's own timestamp);
+//     otherwise the person is told which sets wait and to reply to the
+//     one they answer (choose.go).
+//   - A message is taken once, by its id, in every serve of the store
+//     (the Host's durable record, channel.Taker) for channel.KeepTaken,
+//     past the 7 days Meta goes on delivering it; one stamped longer ago
+//     is not taken at all.
 //   - The webhook answers without waiting on WhatsApp: what it sends
 //     back (the next question, a refusal) goes out from Serve's loop.
 //   - Outside WhatsApp's 24-hour window only templates may be sent.
@@ -84,6 +95,9 @@ type Options struct {
 	// HostWait is how long Send waits for Serve's Host (5 s).
 	HostWait time.Duration
 	Now      func() time.Time
+	// Webhook bounds what the webhook gives a delivery before its
+	// signature is checked; zero fields are askuser's (webhook.go).
+	Webhook channel.WebhookLimits
 }
 
 // Channel is WhatsApp, configured for one recipient.
@@ -100,10 +114,11 @@ type Channel struct {
 	host      channel.Host
 	hostReady chan struct{} // closed while a Host is set
 
-	locks keyLocks
-	taken *channel.Recent // message ids taken in this process
-	kick  chan struct{}
-	notes chan note // replies to send from Serve's loop
+	locks  keyLocks
+	taken  *channel.Recent // message ids taken (and the Host's record of them)
+	bodies *channel.WebhookBodies
+	kick   chan struct{}
+	notes  chan note // replies to send from Serve's loop
 
 	heardMu sync.Mutex
 	heard   time.Time // when the recipient last wrote: the 24-hour window
@@ -135,8 +150,10 @@ func NewWith(cfg channel.Config, opts Options) (*Channel, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	opts.Webhook = webhookLimits(opts.Webhook)
 	c := &Channel{cfg: cfg, to: to, opts: opts, secret: cfg.Secret(envAppSecret), verify: cfg.Secret(envVerifyToken),
-		hostReady: make(chan struct{}), taken: channel.NewRecent(1024), kick: make(chan struct{}, 1), notes: make(chan note, 64)}
+		hostReady: make(chan struct{}), taken: channel.NewRecent(1024), kick: make(chan struct{}, 1), notes: make(chan note, 64),
+		bodies: channel.NewWebhookBodies(opts.Webhook)}
 	c.api = &client{api: strings.TrimRight(cfg.API, "/"), phoneID: cfg.Secret(envPhoneID), token: cfg.Secret(envToken),
 		secrets: cfg.Secrets(), http: &http.Client{Timeout: opts.CallTimeout}, now: opts.Now}
 	return c, nil
@@ -234,6 +251,7 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 	// question sent and not recorded would be sent again.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.CallTimeout)
 	defer cancel()
+	began := c.opts.Now()
 	id, err := c.sendMessage(ctx, question(c.to, s, 0, nil, refID(s.Thread)), false)
 	var r *refusal
 	if errors.As(err, &r) && r.window {
@@ -250,7 +268,7 @@ func (c *Channel) Send(ctx context.Context, s channel.Set) (channel.Ref, error) 
 	if err != nil {
 		return nil, err
 	}
-	st.Msgs, st.SentAt = []string{id}, c.opts.Now()
+	st.Msgs, st.SentAt = []string{id}, began
 	// Not saved, the set still takes taps; only typed replies would not
 	// find it. Sending it again would ask twice.
 	_ = c.save(ctx, h, s.Key, st)

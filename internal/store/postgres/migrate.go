@@ -66,6 +66,16 @@ var migrations = []string{
 		created    timestamptz NOT NULL,
 		updated    timestamptz NOT NULL
 	);`,
+
+	// 3: the deliveries chat channels took from their platforms (a
+	// WhatsApp message, a Telegram update, a Slack click), by the
+	// platform's id, so one delivered again is taken no second time by
+	// any machine; pruned by when it was taken.
+	`CREATE TABLE taken_deliveries (
+		id    text PRIMARY KEY,
+		taken timestamptz NOT NULL
+	);
+	CREATE INDEX taken_deliveries_taken ON taken_deliveries (taken);`,
 }
 
 // migrateLock is the advisory lock migrations run under.

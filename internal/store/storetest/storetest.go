@@ -41,6 +41,7 @@ func Cases() []Case {
 	out = append(out, journalCases...)
 	out = append(out, mailboxCases...)
 	out = append(out, registryCases...)
+	out = append(out, deliveriesCases...)
 	return out
 }
 

@@ -1,6 +1,7 @@
 package telegramfake
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -90,6 +91,15 @@ func (s *Server) Reply(u User, to int, text string) (int, error) {
 	s.messages = append(s.messages, m)
 	s.addUpdateLocked("message", s.wireLocked(m, true))
 	return m.ID, nil
+}
+
+// Inject queues an update of kind whose body is given as it is: what a
+// Bot API of another version, or a broken proxy, might send. It returns
+// the update's id.
+func (s *Server) Inject(kind string, body json.RawMessage) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addUpdateLocked(kind, body)
 }
 
 // Delete deletes message id, as a person who deletes it for everyone.

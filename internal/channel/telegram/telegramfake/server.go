@@ -21,7 +21,7 @@
 //     once.
 //
 // A test plays the people in the chat (Press, Reply, Delete) and the
-// faults (RateLimit, Down, Silence, Stall, EchoToken, Refuse), and reads what the
+// faults (RateLimit, Down, Silence, Stall, Delay, EchoToken, Refuse), and reads what the
 // bot did: every message with its edits, every call as received (Calls),
 // and a text rendering of a message with its keyboard (Render).
 package telegramfake
@@ -88,11 +88,12 @@ type Server struct {
 }
 
 type faults struct {
-	rate  map[string][]int // method → retry_after of the next answers
-	down  map[string]int   // method → how many more calls get a 502
-	stall map[string]int   // method → how many more calls get no answer at all
-	keep  bool             // offsets confirm nothing
-	echo  bool             // errors echo the request's path, token and all
+	rate  map[string][]int         // method → retry_after of the next answers
+	down  map[string]int           // method → how many more calls get a 502
+	stall map[string]int           // method → how many more calls get no answer at all
+	delay map[string]time.Duration // method → how long each call takes to be answered
+	keep  bool                     // offsets confirm nothing
+	echo  bool                     // errors echo the request's path, token and all
 }
 
 // NewServer starts a fake Bot API for token (digits, ':', then 30 or
@@ -102,7 +103,7 @@ func NewServer(token string) *Server {
 	botID, _ := strconv.ParseInt(id, 10, 64)
 	s := &Server{Token: token, Bot: User{ID: botID, IsBot: true, FirstName: "askuser", Username: "askuser_fake_bot"},
 		changed: make(chan struct{}), closing: make(chan struct{}), chats: map[int64]*chatState{}, queries: map[string]*query{}, nextUpd: 1,
-		faults: faults{rate: map[string][]int{}, down: map[string]int{}, stall: map[string]int{}}}
+		faults: faults{rate: map[string][]int{}, down: map[string]int{}, stall: map[string]int{}, delay: map[string]time.Duration{}}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
@@ -163,7 +164,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if stalled {
 		s.faults.stall[method]--
 	}
+	delay := s.faults.delay[method]
 	s.mu.Unlock()
+	if delay > 0 { // the network's round trip to a real Bot API
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+	}
 	if stalled {
 		// Gone silent: no answer until the client gives up.
 		select {
@@ -372,6 +381,14 @@ func (s *Server) Down(method string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults.down[method] += n
+}
+
+// Delay makes every call of method take d to be answered, as a Bot API
+// across a network does (d = 0 ends it).
+func (s *Server) Delay(method string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults.delay[method] = d
 }
 
 // Silence makes the next n long polls go silent: no answer, ever, until

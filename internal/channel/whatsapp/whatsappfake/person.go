@@ -72,9 +72,31 @@ func (s *Server) Unsupported(from string) (Delivery, error) {
 			"error_data": map[string]string{"details": "Message type is currently not supported."}}}})
 }
 
+// Written is text typed as from now, quoting the message with id quoting
+// ("" for none), and not delivered yet: the body Meta will deliver, as a
+// phone that was offline, or a webhook that was down, leaves it. Deliver
+// (or Post) delivers it, as often as a test likes, stamped when it was
+// written.
+func (s *Server) Written(from, text, quoting string) (body []byte, id string) {
+	msg := map[string]any{"type": "text", "text": map[string]string{"body": text}}
+	if quoting != "" {
+		msg["context"] = map[string]string{"from": DisplayNumber, "id": quoting}
+	}
+	return s.compose(from, msg)
+}
+
 // write is a message from a person: the window opens, and the message is
 // delivered.
 func (s *Server) write(from string, msg map[string]any) (Delivery, error) {
+	body, id := s.compose(from, msg)
+	d, err := s.Deliver(body)
+	d.ID = id
+	return d, err
+}
+
+// compose is the delivery of msg from a person, written now: the window
+// opens, and the message gets its id and timestamp.
+func (s *Server) compose(from string, msg map[string]any) ([]byte, string) {
 	s.mu.Lock()
 	s.heard[from] = time.Now()
 	s.nextID++
@@ -86,9 +108,7 @@ func (s *Server) write(from string, msg map[string]any) (Delivery, error) {
 		"metadata": map[string]string{"display_phone_number": DisplayNumber, "phone_number_id": phoneID},
 		"contacts": []map[string]any{{"profile": map[string]string{"name": "Person " + from}, "wa_id": from}},
 		"messages": []any{msg}}
-	d, err := s.Deliver(Envelope(value))
-	d.ID = id
-	return d, err
+	return Envelope(value), id
 }
 
 // failed delivers the status of a message WhatsApp did not deliver.
