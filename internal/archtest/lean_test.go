@@ -1,7 +1,11 @@
 package archtest
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -68,4 +72,72 @@ func TestNoModuleReplaced(t *testing.T) {
 			t.Errorf("go.mod replaces %s: build the module as published", line)
 		}
 	}
+}
+
+// No package of askuser's own compiles a regular expression when the
+// process starts: a package-level var set from regexp.MustCompile (or
+// Compile) runs in the package's initialiser, in every askuser process,
+// a hook's included, whether or not the expression is ever used. Compile
+// it at first use (sync.OnceValue) instead. Only what the binary links
+// counts.
+func TestNoRegexpCompiledAtStart(t *testing.T) {
+	linked := map[string]bool{}
+	out, err := exec.Command("go", "list", "-deps", "-tags", "urfave_cli_no_docs", module).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		linked[p] = true
+	}
+	checked := 0
+	fset := token.NewFileSet()
+	for _, p := range listPackages(t) {
+		if !linked[p.ImportPath] {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			path := filepath.Join(p.Dir, f)
+			af, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, decl := range af.Decls {
+				if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+					if pos, ok := compilesRegexp(g); ok {
+						t.Errorf("%s: a regular expression is compiled at start; compile it at first use (sync.OnceValue)", fset.Position(pos))
+					}
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d files; the test is looking in the wrong place", checked)
+	}
+}
+
+// compilesRegexp finds a call of regexp.Compile or MustCompile in a var
+// declaration that runs at start: outside any function literal, or in
+// one called on the spot.
+func compilesRegexp(g *ast.GenDecl) (token.Pos, bool) {
+	var found token.Pos
+	var visit func(ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if lit, ok := n.Fun.(*ast.FuncLit); ok {
+				ast.Inspect(lit.Body, visit)
+			}
+		case *ast.FuncLit:
+			return false // runs when called, not at start
+		case *ast.SelectorExpr:
+			name := n.Sel.Name
+			if id, ok := n.X.(*ast.Ident); ok && id.Name == "regexp" && (strings.HasPrefix(name, "Compile") || strings.HasPrefix(name, "MustCompile")) && !found.IsValid() {
+				found = n.Pos()
+			}
+		}
+		return true
+	}
+	ast.Inspect(g, visit)
+	return found, found.IsValid()
 }
