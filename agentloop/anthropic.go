@@ -37,7 +37,7 @@ var anthropicWording = wording{
 // anthropicAccumulator), as the OpenAI-compatible provider does, rather
 // than through the official SDK: askuser calls one endpoint, and the SDK
 // (anthropic-sdk-go v1.84) linked OpenTelemetry, gjson and sjson, a JSON
-// Schema reflector, YAML and webhook signing with it, 22 package
+// Schema reflector, YAML and webhook signing with it, 29 package
 // initialisers run at every start of every askuser process (README
 // "Development"). The requests are the SDK's, byte for byte, with the same
 // x-api-key and anthropic-version headers; the retries are the SDKs':
