@@ -184,6 +184,8 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 	defer release()
 	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
 	if b.rel != nil {
+		// One asking, whichever of the two answers it: one mailbox.
+		ctx = relay.Asking(ctx, time.Now())
 		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
 		if host := channel.Cut(ask.Display(mcp.ClientName(ctx)), 40); host != "" {
 			ctx = relay.WithTitle(ctx, b.spec.place.title+" · "+host) // "askuser mcp · claude-code"

@@ -44,10 +44,46 @@ func Key(sessionID, setID string, askedAt time.Time) string {
 	return channel.Key(sessionID, setID)
 }
 
-// boxFor is the mailbox of req as ctx asks it.
+// KeyFor is the key req is asked under with ctx by a frontend of session
+// sessionID ("" outside one): Key, with the asking's own name outside a
+// session (Asking).
+func KeyFor(ctx context.Context, sessionID string, req ask.Request) string {
+	return boxFor(ctx, sessionID, req).Key
+}
+
+// boxFor is the mailbox of req as ctx asks it: outside a session, the
+// asking's own (Asking).
 func boxFor(ctx context.Context, sessionID string, req ask.Request) session.Box {
 	at, _ := ask.AskedAt(ctx)
-	return session.Box{Session: sessionID, Key: Key(sessionID, req.ID, at)}
+	id := req.ID
+	if name, ok := ctx.Value(askingKey{}).(string); ok && sessionID == "" {
+		id += "\x00" + name
+	}
+	return session.Box{Session: sessionID, Key: Key(sessionID, id, at)}
+}
+
+type askingKey struct{}
+
+// Asking names one asking of a set outside a session (askuser ask, mcp,
+// hook): its mailbox and registry entry are its own, named by the set's
+// id, a random name and when the asking began. Nothing comes back to a
+// set asked outside a session, so its id names no mailbox: two askings of
+// one id at once (askuser ask --id deploy on two CI runners, two hooks
+// given one tool_use_id, on one machine or on several sharing a team
+// store) are two questions, each answered on its own, and an answer an
+// earlier asking got is never taken. Mailboxed names each asking it is
+// given unnamed; a caller that asks one set through two frontends in turn
+// (the frontend, then the timeout's policy) names it first, so both post
+// to one mailbox. ctx already naming an asking is returned as it is.
+func Asking(ctx context.Context, now time.Time) context.Context {
+	if _, ok := ctx.Value(askingKey{}).(string); ok {
+		return ctx
+	}
+	ctx = context.WithValue(ctx, askingKey{}, ask.NewID("asking"))
+	if _, said := ask.AskedAt(ctx); !said {
+		ctx = ask.WithAskedAt(ctx, now)
+	}
+	return ctx
 }
 
 // fit checks that d answers req, question for question, and returns its
