@@ -202,15 +202,28 @@ func (b *bridgeAsker) mailboxed(fe ask.Frontend) ask.Frontend {
 	return mailboxed(fe, b.spec.place.store, "", b.log)
 }
 
+// names are the frontends each set is asked through, and why.
+func (b *bridgeAsker) names() ([]string, string) {
+	switch names := b.spec.names; {
+	case len(names) > 0:
+		return names, "chosen with " + b.spec.nameFrom
+	case b.spec.answers != "":
+		return []string{feFile}, "an answers file was given with " + b.spec.answersFrom
+	}
+	return []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
+}
+
+// instant reports whether every set is answered without waiting on a
+// person: by the answers file, or the recommended-option policy.
+func (b *bridgeAsker) instant() bool {
+	names, _ := b.names()
+	return !slices.ContainsFunc(names, func(n string) bool { return n != feFile && n != feAuto })
+}
+
 // frontend picks the frontend for one set: --frontend (several race),
 // else the answers file, else the terminal.
 func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Frontend, func(), error) {
-	names, why := b.spec.names, "chosen with "+b.spec.nameFrom
-	if len(names) == 0 && b.spec.answers != "" {
-		names, why = []string{feFile}, "an answers file was given with "+b.spec.answersFrom
-	} else if len(names) == 0 {
-		names, why = []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
-	}
+	names, why := b.names()
 	if b.spec.verbose {
 		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", strings.Join(names, ","), why)
 	}

@@ -48,7 +48,7 @@ func runMCP(c *cli.Context, e *env) error {
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
 		Version: version(), Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
-		Unwatched: unwatched, Log: e.ios.ErrOut, Verbose: c.Bool("verbose"),
+		Unwatched: unwatched, Log: e.ios.ErrOut, Verbose: c.Bool("verbose"), Instant: asker.instant(),
 	})
 	return srv.Run(c.Context, io.NopCloser(e.ios.In), nopWriteCloser{e.ios.Out})
 }
