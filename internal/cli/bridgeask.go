@@ -79,8 +79,8 @@ type bridgeAsker struct {
 }
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
-// back beside it.
-func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
+// back beside it. The answers file is read until ctx ends (a signal).
+func newBridgeAsker(ctx context.Context, c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
 	spec, err := readBridgeSpec(c, e)
 	if err != nil {
 		return nil, nil, err
@@ -102,7 +102,11 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 	}
 	var rules *approval.Policy
 	if spec.answers != "" {
-		b.file, rules, b.fileErr = loadAnswersWithApprovals(spec.answers)
+		b.file, rules, b.fileErr = loadAnswersWithApprovals(ctx, spec.answers)
+		if b.fileErr != nil && ctx.Err() != nil {
+			b.close()
+			return nil, nil, b.fileErr // a signal while the file was read
+		}
 		if b.fileErr == nil && spec.unanswered != "" {
 			b.file.SetUnanswered(spec.unanswered)
 		}

@@ -35,7 +35,7 @@ func runMCP(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usageErrorf("mcp takes no arguments; configure it with flags, e.g. askuser mcp --answers ci.yaml")
 	}
-	asker, rules, err := newBridgeAsker(c, e)
+	asker, rules, err := newBridgeAsker(c.Context, c, e)
 	if err != nil {
 		return err
 	}
