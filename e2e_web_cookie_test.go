@@ -153,3 +153,22 @@ func TestServeCookieReachesNoOtherLocalServer(t *testing.T) {
 		})
 	}
 }
+
+// A browser that cannot open .localhost names (Safari before macOS 26;
+// here Chromium told that no such name resolves) is not stranded: the
+// check fails, and it stays on 127.0.0.1 with its cookie, as before.
+func TestServeFallsBackWhereLocalhostNamesDoNotResolve(t *testing.T) {
+	t.Parallel()
+	p := startBackground(t, []string{"ASKUSER_STATE_DIR=" + filepath.Join(t.TempDir(), "state")}, "serve")
+	printed := p.url(t)
+	base, token, _ := strings.Cut(printed, "?token=")
+	ctx := newBrowserWith(t, 1024, 768, chromedp.Flag("host-resolver-rules", "MAP *.localhost ~NOTFOUND"))
+	if err := chromedp.Do(ctx, chromedp.Navigate(printed), chromedp.WaitVisible(css(`#waiting`))); err != nil {
+		page, _ := chromedp.Run(ctx, chromedp.Text(css(`body`)))
+		t.Fatalf("opening the printed URL: %v\n%s", err, page)
+	}
+	at, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil || at != base || strings.Contains(at, token) {
+		t.Errorf("the browser is at %q (%v), want %s", at, err, base)
+	}
+}
