@@ -49,14 +49,14 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 	}
 	if !s.cfg.Instant {
 		// The host that would read the answer has gone: withdrawn.
-		var cancel context.CancelCauseFunc
-		askCtx, cancel = context.WithCancelCause(askCtx)
+		endCtx, cancel := context.WithCancelCause(askCtx)
 		defer cancel(nil)
+		askCtx = endCtx
 		go func() {
 			select {
 			case <-s.flight.ended:
 				cancel(errInputEnded)
-			case <-askCtx.Done():
+			case <-endCtx.Done():
 			}
 		}()
 	}
