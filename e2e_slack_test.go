@@ -263,9 +263,8 @@ func TestSlackAnswersALiveRun(t *testing.T) {
 }
 
 // askuser ask, outside a session: a set asked again after it timed out is
-// a new question in a new message (each asking has its own mailbox); a
-// Submit on the old message is refused, since that asking no longer
-// waits, and the new one answers it.
+// a new revision in a new message; a Submit on the old message is refused
+// as outdated, and the new one answers it.
 func TestSlackStaleTapIsRefused(t *testing.T) {
 	t.Parallel()
 	r := newSlackRig(t)
@@ -281,7 +280,7 @@ func TestSlackStaleTapIsRefused(t *testing.T) {
 	}
 	fresh := r.fake.Messages()[1]
 	r.submit(t, old, slackAlice, true, slackfake.Pick{Options: []int{0}})
-	r.told(t, slackAlice.ID, "This question is no longer waiting: nobody answered in time.")
+	r.told(t, slackAlice.ID, "This question changed: answer the latest message.")
 	r.submit(t, fresh, slackAlice, false, slackfake.Pick{Options: []int{1}})
 	if code := second.exit(t); code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", code, second.stderr)
