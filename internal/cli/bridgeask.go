@@ -189,7 +189,9 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
 	if b.rel != nil {
 		// One asking, whichever of the two answers it: one mailbox.
-		ctx = relay.Asking(ctx, time.Now())
+		var release func()
+		ctx, release = relay.Claim(ctx, b.spec.place.store.Mailbox(), b.spec.place.store.Registry(), req, time.Now())
+		defer release()
 		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
 		if host := channel.Cut(ask.Display(mcp.ClientName(ctx)), 40); host != "" {
 			ctx = relay.WithTitle(ctx, b.spec.place.title+" · "+host) // "askuser mcp · claude-code"

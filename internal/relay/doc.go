@@ -39,7 +39,8 @@
 // Invariants:
 //   - A set is named by Key: its session, its id and when it was first
 //     asked, so a model that reuses an id never gets an earlier set's
-//     answer. Outside a session each asking is named too (Asking): two
+//     answer. Outside a session an asking is named anew (Claim) when
+//     another asks the same id now or an earlier asking was answered: two
 //     askings of one id, at once or in turn, on one machine or several,
 //     never share a mailbox.
 //   - Nothing is recorded as an answer from a tap that is not on the

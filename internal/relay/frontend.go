@@ -76,9 +76,6 @@ func (f *Frontend) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, erro
 	if err := ask.CtxErr(ctx); err != nil {
 		return nil, err
 	}
-	if f.Session == "" {
-		ctx = Asking(ctx, f.now()) // named already when Mailboxed wraps it
-	}
 	box := boxFor(ctx, f.Session, req)
 	if d, ok, err := f.Mailbox.Get(ctx, box); err != nil || ok {
 		return answered(d, req, err)
@@ -155,11 +152,4 @@ func sameQuestions(a, b ask.Request) bool {
 		}
 	}
 	return true
-}
-
-func (f *Frontend) now() time.Time {
-	if f.Now != nil {
-		return f.Now()
-	}
-	return time.Now()
 }

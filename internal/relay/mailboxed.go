@@ -30,10 +30,10 @@ import (
 //     the registry, saying why, and is marked as waited on while it is
 //     asked, so a relay can tell a set whose asker was killed;
 //   - a set asked outside a session is a new question each time it is
-//     asked: no process comes back to one, so each asking has a mailbox
-//     of its own (Asking), and another asking of that id, earlier or at
-//     the same time, on this machine or another (askuser ask --id deploy
-//     on two CI runners), neither takes its answer nor gives it one.
+//     asked: no process comes back to one, so no two askings share a
+//     mailbox (Claim), and another asking of that id, earlier or at the
+//     same time, on this machine or another (askuser ask --id deploy on
+//     two CI runners), neither takes its answer nor gives it one.
 type Mailboxed struct {
 	Inner    ask.Frontend
 	Mailbox  Mailbox
@@ -71,19 +71,16 @@ type asked struct {
 // Ask takes req's answer from the mailbox, or asks Inner for it.
 func (m *Mailboxed) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
 	if m.Session == "" {
-		// Its own mailbox; Inner's relay frontend, asking under ctx,
-		// names it so too.
-		ctx = Asking(ctx, m.now())
+		// A mailbox no other asking shares; Inner's relay frontend,
+		// asking under ctx, names it so too.
+		var release func()
+		ctx, release = Claim(ctx, m.Mailbox, m.Registry, req, m.now())
+		defer release()
 	}
 	box := boxFor(ctx, m.Session, req)
 	d, ok, err := m.Mailbox.Get(ctx, box)
 	if err != nil || ok {
 		return answered(d, req, err)
-	}
-	if m.Session == "" && m.Registry != nil {
-		if release, err := m.Registry.Hold(box.Key); err == nil {
-			defer release()
-		}
 	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
