@@ -57,6 +57,7 @@ func TestWebRunLive(t *testing.T) {
 	db, region := `article[aria-label="Question: Database"] `, `article[aria-label="Question: Region"] `
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(pageURL),
+		chromedp.WaitVisible(css(`form.set`)), // once moved to the page's own name
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll('.card[data-state="open"]').length === 2`),
 		typeInto(db+`input.other-text`, "maybe Turso"),
 	)

@@ -55,6 +55,12 @@ var browsers = make(chan struct{}, 2)
 // at every start).
 func newBrowser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	return newBrowserWith(t, width, height)
+}
+
+// newBrowserWith is newBrowser with more of Chromium's options.
+func newBrowserWith(t *testing.T, width, height int, more ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
 	path := chromiumPath(t)
 	browsers <- struct{}{}
 	t.Cleanup(func() { <-browsers })
@@ -70,6 +76,7 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
 	}
+	opts = append(opts, more...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)

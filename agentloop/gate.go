@@ -84,7 +84,7 @@ func (g *gated) decide(ctx context.Context, call *Call, req approval.Request) (a
 		if err != nil {
 			return d, err
 		}
-		d = approval.FromAnswers(req, answers)
+		d = g.policy.Answered(req, answers)
 	}
 	if d.Allow && d.Scope == approval.ScopeSession {
 		if err := call.SetSessionValue(grantPrefix+req.Tool, d); err != nil {

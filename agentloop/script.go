@@ -59,7 +59,13 @@ const maxScriptBytes = 8 << 20
 // LoadScript reads a scripted model. The file may be a pipe (<(…)), read
 // within fileread.PipeTimeout.
 func LoadScript(path string) (*Script, error) {
-	data, _, err := fileread.Read(path, maxScriptBytes, fileread.PipeTimeout)
+	return LoadScriptContext(context.Background(), path)
+}
+
+// LoadScriptContext is LoadScript, which gives up a pipe's read when ctx
+// ends (a signal).
+func LoadScriptContext(ctx context.Context, path string) (*Script, error) {
+	data, _, err := fileread.ReadContext(ctx, path, maxScriptBytes, fileread.PipeTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("read model script: %w", err)
 	}

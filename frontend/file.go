@@ -95,7 +95,13 @@ var _ ask.Frontend = (*File)(nil)
 // file or pipe is an error that is not ErrBadAnswers; a device is never
 // opened.
 func LoadFile(path string) (*File, error) {
-	data, size, err := readAnswers(path)
+	return LoadFileContext(context.Background(), path)
+}
+
+// LoadFileContext is LoadFile, which gives up a pipe's read when ctx ends
+// (a signal), with ctx's error (ask.CtxErr).
+func LoadFileContext(ctx context.Context, path string) (*File, error) {
+	data, size, err := readAnswers(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -39,10 +40,12 @@ const (
 // (fileread.Unknown for a pipe). A path that cannot be read as a file
 // (missing, a directory, a device, a pipe that never ends, not readable)
 // is an error naming it; its content is judged by parseFile.
-func readAnswers(path string) (data []byte, size int64, err error) {
-	data, size, err = fileread.Read(path, MaxFileBytes, fileread.PipeTimeout)
+func readAnswers(ctx context.Context, path string) (data []byte, size int64, err error) {
+	data, size, err = fileread.ReadContext(ctx, path, MaxFileBytes, fileread.PipeTimeout)
 	var nf *fileread.NotFileError
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, 0, err // a signal, not the file
 	case errors.As(err, &nf):
 		return nil, 0, fmt.Errorf("read answers file: %w; give the path of a YAML file (see testdata/answers.yaml)", err)
 	case err != nil:

@@ -22,56 +22,104 @@ import (
 // by name; past it, the advice says each command needs its own.
 const maxAdvisedRules = 3
 
-// allowAdvice is the end of a denial for want of a rule: how to allow
-// such calls in file.
-func allowAdvice(req Request, file string) string {
+// allowAdvice is the end of a denial for want of a rule: how a person
+// may allow such calls in file, whose rules are p. It names only what
+// p's allow rules do not cover already, and never a rule a person would
+// not write with their eyes open (advice_unadvised.go); it is addressed
+// to the person, and tells the model not to change the file itself.
+func allowAdvice(req Request, file string, p Policy) string {
 	s := req.subject()
-	under := " under approvals: allow: in " + file
+	if r, hit := s.touched(p.Ask); hit {
+		return r.Describe() + " has such calls asked whatever allows them, so a person must approve each"
+	}
 	switch {
 	case s.field == "" || strings.HasPrefix(req.Tool, "mcp__"):
 		// Nothing for a specifier to match, or a tool that takes none:
 		// the tool's name is the only rule there is.
-		return "to allow such calls, add " + clip(req.Tool) + under
+		return advise(clip(req.Tool), file)
 	case s.field == "command":
-		return commandAdvice(req.Tool, s, under)
+		return commandAdvice(req.Tool, s, file, p.Allow)
+	}
+	if s.pathOK {
+		why := unadvisedPath(s.path.lexical, s.dir)
+		if why == "" {
+			why = unadvisedPath(s.path.real, s.dir)
+		}
+		if why != "" {
+			return "no rule is advised for it, since " + why + "; a person must approve such a call"
+		}
 	}
 	if r, ok := subjectRule(req.Tool, s); ok {
-		return "to allow such calls, add " + clip(r) + under
+		return advise(clip(r), file)
 	}
 	return "no rule under approvals: allow: names just this call; a person must approve it"
 }
 
-// commandAdvice advises a rule for each simple command of a line, from its
-// first words.
-func commandAdvice(tool string, s subject, under string) string {
+// advise is the advice to add rules, for the person: the model may relay
+// it, and must not act on it itself.
+func advise(rules, file string) string {
+	return "if the user wants such calls run without asking, they may add " + rules + " under approvals: allow: in " + file +
+		"; do not change that file yourself"
+}
+
+// adviseEach is advise for a rule per command of a line.
+func adviseEach(rules, file string) string {
+	return "if the user wants such calls run without asking, they may add " + rules + " under approvals: allow: in " + file +
+		", a rule for each of its commands; do not change that file yourself"
+}
+
+// commandAdvice advises a rule for each simple command of a line that
+// the allow rules do not cover, from its first words; none when one of
+// them is a command no rule is advised for.
+func commandAdvice(tool string, s subject, file string, allow []Rule) string {
 	if s.shell.uncovered != "" {
 		return "no rule under approvals: allow: can allow it, since " + s.shell.uncovered + "; a person must approve such a call"
 	}
 	var rules []string
 	n := 0
 	for _, c := range s.shell.cmds {
-		if c.denyOnly {
+		if c.denyOnly || cmdCovered(tool, c, allow) {
 			continue
+		}
+		if why := unadvised(c.prefix); why != "" {
+			return clip(c.prefix) + " needs a person's approval each time: no rule is advised for it, since " + why
 		}
 		n++
 		if r := fmt.Sprintf("%s(%s:*)", tool, c.prefix); !slices.Contains(rules, r) {
 			rules = append(rules, r)
 		}
 	}
-	if !allows(rules, s) {
+	if len(rules) == 0 || !allows(append(ruleTexts(allow, tool), rules...), s) {
 		return "no rule under approvals: allow: names just its commands; a person must approve such a call"
 	}
 	switch {
 	case len(rules) == 1:
-		return "to allow such calls, add " + clip(rules[0]) + under
+		return advise(clip(rules[0]), file)
 	case len(rules) <= maxAdvisedRules:
 		for i := range rules {
 			rules[i] = clip(rules[i])
 		}
-		return "to allow such calls, add " + strings.Join(rules[:len(rules)-1], ", ") + " and " + rules[len(rules)-1] + under +
-			", a rule for each of its commands"
+		return adviseEach(strings.Join(rules[:len(rules)-1], ", ")+" and "+rules[len(rules)-1], file)
 	}
-	return fmt.Sprintf("each of its %d commands needs a rule of its own%s, or a person must approve such a call", n, under)
+	return fmt.Sprintf("each of its %d commands no rule allows needs a rule of its own under approvals: allow: in %s, or a person must approve such a call", n, file)
+}
+
+// cmdCovered reports whether an allow rule of tool covers command c.
+func cmdCovered(tool string, c shellCmd, allow []Rule) bool {
+	_, ok := shellCovered(slices.DeleteFunc(slices.Clone(allow), func(r Rule) bool { return !r.names(tool) || r.Spec == "" }),
+		shellLine{cmds: []shellCmd{c}})
+	return ok
+}
+
+// ruleTexts are the texts of the rules of tool, as a person wrote them.
+func ruleTexts(rules []Rule, tool string) []string {
+	var out []string
+	for _, r := range rules {
+		if r.names(tool) {
+			out = append(out, r.raw)
+		}
+	}
+	return out
 }
 
 // commandPrefix is the first words of a simple command, as an allow rule

@@ -47,7 +47,10 @@
 //     names who decided and what to do, and no caller adds to it.
 //   - A denial for want of a rule advises the narrowest rule that allows
 //     the call (advice.go), read back and matched against the call before
-//     it is said; never a bare Bash, which would allow every command.
+//     it is said; never a bare Bash, which would allow every command, nor
+//     a rule the file has already, nor one that would allow a command
+//     blindly (rm, sudo, curl, git push: advice_unadvised.go). It is
+//     addressed to the person: the model is told not to change the file.
 //   - Reading a hostile command line or path costs bounded work and never
 //     panics.
 package approval

@@ -63,6 +63,13 @@ func Malformed(request, problem, shape string) Decision {
 // into a decision. A policy's answer never approves: whatever it picked,
 // the call is denied, saying no person approved it.
 func FromAnswers(req Request, answers []ask.Answer) Decision {
+	return Policy{}.Answered(req, answers)
+}
+
+// Answered is FromAnswers for a call p's rules left to be asked about: a
+// denial for want of a rule advises only what p's rules do not decide
+// already (allowAdvice).
+func (p Policy) Answered(req Request, answers []ask.Answer) Decision {
 	tool := ask.Display(req.Tool)
 	if len(answers) != 1 {
 		return Decision{By: ByPolicy, Why: "no answer", Message: notRun(tool, "nobody answered its approval question", thenAsk)}
@@ -97,7 +104,7 @@ func FromAnswers(req Request, answers []ask.Answer) Decision {
 			file = ask.Display(a.Via)
 		}
 		return Decision{By: by, Why: who, Message: notRun(tool, who+" has no approval rule that allows it",
-			"do not retry it, and continue without it ("+allowAdvice(req, file)+")")}
+			"do not retry it, and continue without it ("+allowAdvice(req, file, p)+")")}
 	case a.Reason != "":
 		return Decision{By: by, Why: ask.Display(a.Reason), Message: notRun(tool, "its approval question was not answered ("+ask.Display(a.Reason)+")", thenAsk)}
 	}

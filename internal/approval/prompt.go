@@ -113,7 +113,7 @@ func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMes
 		if err != nil {
 			dec = Failed(tool, err)
 		} else {
-			dec = FromAnswers(req, answers)
+			dec = policy.Answered(req, answers)
 		}
 	}
 	if dec.Allow {

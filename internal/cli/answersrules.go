@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -11,8 +12,8 @@ import (
 // loadAnswersWithApprovals reads an answers file and the approval rules it
 // holds (its approvals: section, in Claude Code's rule syntax). A rule that
 // does not parse is an error naming the file and its line (exit 3).
-func loadAnswersWithApprovals(path string) (*frontend.File, *approval.Policy, error) {
-	f, err := frontend.LoadFile(path)
+func loadAnswersWithApprovals(ctx context.Context, path string) (*frontend.File, *approval.Policy, error) {
+	f, err := frontend.LoadFileContext(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}

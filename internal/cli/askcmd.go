@@ -87,7 +87,7 @@ func runAsk(c *cli.Context, e *env) error {
 	}
 	in, rest := q.in, q.rest
 	spec.place.title = "askuser ask"
-	ch, err := chooseFrontend(spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
+	ch, err := chooseFrontend(c.Context, spec, e.ios, frontend.StdioConfig{In: rest, Out: lines, Via: "stdin"})
 	if err != nil {
 		return err
 	}

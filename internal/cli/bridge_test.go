@@ -83,7 +83,7 @@ func TestHookAnswersFileWithApprovals(t *testing.T) {
 	for cmd, want := range map[string]string{
 		"rm -rf build":               "Bash was not run: rule Bash(rm:*) (" + f + " line 5) denies it; do not retry it, and continue without it or ask the user to change the rule.",
 		"git status && rm -rf build": "Bash was not run: rule Bash(rm:*) (" + f + " line 5) denies it; do not retry it, and continue without it or ask the user to change the rule.",
-		"touch x":                    "Bash was not run: the answers file " + f + " has no approval rule that allows it; do not retry it, and continue without it (to allow such calls, add Bash(touch x:*) under approvals: allow: in " + f + ").",
+		"touch x":                    "Bash was not run: the answers file " + f + " has no approval rule that allows it; do not retry it, and continue without it (if the user wants such calls run without asking, they may add Bash(touch x:*) under approvals: allow: in " + f + "; do not change that file yourself).",
 	} {
 		_, out, _ := runHookCmd(t, hookBash(cmd), "--answers", f)
 		if got := out["permissionDecisionReason"]; got != want {

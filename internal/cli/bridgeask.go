@@ -79,8 +79,8 @@ type bridgeAsker struct {
 }
 
 // newBridgeAsker reads the flags; the answers file's approval rules come
-// back beside it.
-func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
+// back beside it. The answers file is read until ctx ends (a signal).
+func newBridgeAsker(ctx context.Context, c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, error) {
 	spec, err := readBridgeSpec(c, e)
 	if err != nil {
 		return nil, nil, err
@@ -102,7 +102,11 @@ func newBridgeAsker(c *cli.Context, e *env) (*bridgeAsker, *approval.Policy, err
 	}
 	var rules *approval.Policy
 	if spec.answers != "" {
-		b.file, rules, b.fileErr = loadAnswersWithApprovals(spec.answers)
+		b.file, rules, b.fileErr = loadAnswersWithApprovals(ctx, spec.answers)
+		if b.fileErr != nil && ctx.Err() != nil {
+			b.close()
+			return nil, nil, b.fileErr // a signal while the file was read
+		}
 		if b.fileErr == nil && spec.unanswered != "" {
 			b.file.SetUnanswered(spec.unanswered)
 		}
@@ -184,6 +188,10 @@ func (b *bridgeAsker) Ask(ctx context.Context, req ask.Request, host ask.Fronten
 	defer release()
 	var fallback ask.Frontend = frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}
 	if b.rel != nil {
+		// One asking, whichever of the two answers it: one mailbox.
+		var release func()
+		ctx, release = relay.Claim(ctx, b.spec.place.store.Mailbox(), b.spec.place.store.Registry(), req, time.Now())
+		defer release()
 		fe, fallback = b.mailboxed(fe), b.mailboxed(fallback)
 		if host := channel.Cut(ask.Display(mcp.ClientName(ctx)), 40); host != "" {
 			ctx = relay.WithTitle(ctx, b.spec.place.title+" · "+host) // "askuser mcp · claude-code"
@@ -200,15 +208,28 @@ func (b *bridgeAsker) mailboxed(fe ask.Frontend) ask.Frontend {
 	return mailboxed(fe, b.spec.place.store, "", b.log)
 }
 
+// names are the frontends each set is asked through, and why.
+func (b *bridgeAsker) names() ([]string, string) {
+	switch names := b.spec.names; {
+	case len(names) > 0:
+		return names, "chosen with " + b.spec.nameFrom
+	case b.spec.answers != "":
+		return []string{feFile}, "an answers file was given with " + b.spec.answersFrom
+	}
+	return []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
+}
+
+// instant reports whether every set is answered without waiting on a
+// person: by the answers file, or the recommended-option policy.
+func (b *bridgeAsker) instant() bool {
+	names, _ := b.names()
+	return !slices.ContainsFunc(names, func(n string) bool { return n != feFile && n != feAuto })
+}
+
 // frontend picks the frontend for one set: --frontend (several race),
 // else the answers file, else the terminal.
 func (b *bridgeAsker) frontend(ctx context.Context, host ask.Frontend) (ask.Frontend, func(), error) {
-	names, why := b.spec.names, "chosen with "+b.spec.nameFrom
-	if len(names) == 0 && b.spec.answers != "" {
-		names, why = []string{feFile}, "an answers file was given with "+b.spec.answersFrom
-	} else if len(names) == 0 {
-		names, why = []string{feSurvey}, "no answers file was given, so a person is asked at the terminal"
-	}
+	names, why := b.names()
 	if b.spec.verbose {
 		fmt.Fprintf(b.log, "askuser: asking through %s: %s\n", strings.Join(names, ","), why)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -187,7 +188,7 @@ func (c *chosen) waitsForSomeone() bool {
 // stdin selects stdio, configured as given (its In may be the rest of
 // standard input after a question set read from it). Several frontends
 // named together race: the first answer wins.
-func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (*chosen, error) {
+func chooseFrontend(ctx context.Context, s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (*chosen, error) {
 	names, why := s.names, ""
 	switch {
 	case len(names) > 0:
@@ -206,7 +207,7 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 	c := &chosen{why: why, close: func() {}}
 	var racers []frontend.Racer
 	for _, name := range names {
-		fe, err := c.build(name, s, ios, stdio)
+		fe, err := c.build(ctx, name, s, ios, stdio)
 		if err != nil && len(names) > 1 && exitCode(err) == ExitNoAnswer {
 			// One of several cannot ask here (no terminal): the others can.
 			c.why += "; " + name + " left out: " + err.Error()
@@ -238,7 +239,7 @@ func chooseFrontend(s frontendSpec, ios *iostreams.IOStreams, stdio frontend.Std
 
 // build builds one frontend, keeping in c what the run needs of it and how
 // to close it.
-func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (ask.Frontend, error) {
+func (c *chosen) build(ctx context.Context, name string, s frontendSpec, ios *iostreams.IOStreams, stdio frontend.StdioConfig) (ask.Frontend, error) {
 	switch name {
 	case feSurvey:
 		in, out, closeTTY, err := ios.Terminal()
@@ -263,8 +264,12 @@ func (c *chosen) build(name string, s frontendSpec, ios *iostreams.IOStreams, st
 		if s.answers == "" {
 			return nil, usageErrorf("the file frontend needs --answers FILE")
 		}
-		f, err := frontend.LoadFile(s.answers)
+		// A named pipe nobody writes to waits no longer than a signal.
+		f, err := frontend.LoadFileContext(ctx, s.answers)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
 			if !errors.Is(err, frontend.ErrBadAnswers) {
 				return nil, withCode(ExitUsage, fmt.Errorf("%s: %w", s.answersFrom, err))
 			}

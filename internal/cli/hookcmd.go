@@ -64,11 +64,6 @@ func runHook(c *cli.Context, e *env) (err error) {
 	if timeout <= 0 {
 		return usageErrorf("--timeout must be positive, e.g. --timeout 55s")
 	}
-	asker, rules, err := newBridgeAsker(c, e)
-	if err != nil {
-		return err
-	}
-	defer asker.close()
 	// A hook always answers: SIGQUIT (Ctrl+\) too ends it with a
 	// decision, where Go would die with a stack dump and print none.
 	// (SIGINT, SIGTERM and SIGHUP end every command: SignalContext.)
@@ -76,6 +71,15 @@ func runHook(c *cli.Context, e *env) (err error) {
 	defer stop()
 	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
+	asker, rules, err := newBridgeAsker(ctx, c, e)
+	if err != nil && ctx.Err() != nil {
+		// Exit 2 blocks the call: any other code would let it run.
+		return withCode(ExitUsage, fmt.Errorf("hook: read the answers file: %w; the call is blocked", err))
+	}
+	if err != nil {
+		return err
+	}
+	defer asker.close()
 	// A host that never closes standard input does not keep the hook
 	// from answering within --timeout, or at a signal.
 	input, err := untilDone(ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(e.ios.In, maxHookInput)) })

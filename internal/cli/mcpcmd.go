@@ -35,7 +35,7 @@ func runMCP(c *cli.Context, e *env) error {
 	if c.NArg() > 0 {
 		return usageErrorf("mcp takes no arguments; configure it with flags, e.g. askuser mcp --answers ci.yaml")
 	}
-	asker, rules, err := newBridgeAsker(c, e)
+	asker, rules, err := newBridgeAsker(c.Context, c, e)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runMCP(c *cli.Context, e *env) error {
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
 		Version: version(), Ask: asker.Ask, Approvals: rules, Name: c.String("name"),
-		Unwatched: unwatched, Log: e.ios.ErrOut, Verbose: c.Bool("verbose"),
+		Unwatched: unwatched, Log: e.ios.ErrOut, Verbose: c.Bool("verbose"), Instant: asker.instant(),
 	})
 	return srv.Run(c.Context, io.NopCloser(e.ios.In), nopWriteCloser{e.ios.Out})
 }

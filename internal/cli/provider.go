@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -61,7 +62,7 @@ func readProviderSpec(c *cli.Context, e *env, from *session.Meta) providerSpec {
 
 // newProvider builds the provider; errors name the variable and the flag
 // that would fix them.
-func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
+func newProvider(ctx context.Context, p providerSpec, e *env) (agentloop.Provider, error) {
 	// There is no "off": a run must never hang on a dead connection. A
 	// model that thinks for long in silence gets a longer limit instead.
 	if p.streamIdleSet && p.streamIdle <= 0 {
@@ -115,7 +116,11 @@ func newProvider(p providerSpec, e *env) (agentloop.Provider, error) {
 			return nil, usageErrorf("--provider script needs --script FILE, a YAML file of the model's turns; "+
 				"askuser demo writes the one it runs to %s: run it once and start from that file", demo)
 		}
-		s, err := agentloop.LoadScript(p.script)
+		// A named pipe nobody writes to waits no longer than a signal.
+		s, err := agentloop.LoadScriptContext(ctx, p.script)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
 		if err != nil {
 			return nil, withCode(ExitUsage, err)
 		}
@@ -135,7 +140,7 @@ func subProvider(c *cli.Context, e *env, spec providerSpec, from *session.Meta) 
 		return nil, "", nil
 	}
 	spec.model = model
-	p, err := newProvider(spec, e)
+	p, err := newProvider(c.Context, spec, e)
 	return p, model, err
 }
 

@@ -91,7 +91,7 @@ func runResume(c *cli.Context, e *env) error {
 		o.system = sess.Meta.System
 	}
 	spec := readProviderSpec(c, e, &sess.Meta)
-	prov, err := newProvider(spec, e)
+	prov, err := newProvider(c.Context, spec, e)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -193,7 +194,7 @@ func blankPrompt(c *cli.Context) error {
 // the prompt it cannot carry answers too: unless another frontend was
 // chosen, questions are then kept for askuser resume. When nothing can
 // answer at all, likewise.
-func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfig) (*chosen, error) {
+func runFrontend(ctx context.Context, o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfig) (*chosen, error) {
 	spec := o.frontendSpec
 	if stdinUsed && spec.name == feStdio {
 		return nil, usageErrorf("--frontend stdio reads answers from standard input, but standard input carried the prompt; pass the prompt as an argument, or use --input-format stream-json")
@@ -202,9 +203,9 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 		return nil, err
 	}
 	if stdinUsed && spec.name == "" && spec.answers == "" {
-		return promptOnTTY(e, stdio)
+		return promptOnTTY(ctx, e, stdio)
 	}
-	ch, err := chooseFrontend(spec, e.ios, stdio)
+	ch, err := chooseFrontend(ctx, spec, e.ios, stdio)
 	if err != nil {
 		if exitCode(err) != ExitNoAnswer {
 			return nil, err
@@ -217,10 +218,10 @@ func runFrontend(o runOptions, e *env, stdinUsed bool, stdio frontend.StdioConfi
 // promptOnTTY chooses the frontend of a run whose prompt came on standard
 // input: a person at the terminal (standard error is one) is asked there,
 // on /dev/tty; otherwise the questions wait for askuser resume.
-func promptOnTTY(e *env, stdio frontend.StdioConfig) (*chosen, error) {
+func promptOnTTY(ctx context.Context, e *env, stdio frontend.StdioConfig) (*chosen, error) {
 	why := "standard input carried the prompt, so it cannot also carry answers"
 	if e.ios.CanPromptOnTTY() {
-		ch, err := chooseFrontend(frontendSpec{name: feSurvey, names: []string{feSurvey}, nameFrom: "the terminal"}, e.ios, stdio)
+		ch, err := chooseFrontend(ctx, frontendSpec{name: feSurvey, names: []string{feSurvey}, nameFrom: "the terminal"}, e.ios, stdio)
 		if err == nil {
 			ch.why = why + "; asking at the terminal (/dev/tty)"
 			return ch, nil

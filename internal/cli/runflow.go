@@ -70,7 +70,7 @@ func runRun(c *cli.Context, e *env) error {
 		from = &sess.Meta
 	}
 	spec := readProviderSpec(c, e, from)
-	prov, err := newProvider(spec, e)
+	prov, err := newProvider(c.Context, spec, e)
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	r.out = &lineWriter{w: out}
 	o := r.o
 	o.frontendSpec.place.session, o.frontendSpec.place.title = string(r.sess.Meta.ID), r.sess.Summary().Title
-	ch, err := runFrontend(o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: string(r.sess.Meta.ID),
+	ch, err := runFrontend(ctx, o, r.e, stdinUsed, frontend.StdioConfig{In: r.e.ios.In, Out: r.out, Via: "stdin", SessionID: string(r.sess.Meta.ID),
 		Expected: r.sess.State.PendingQuestions()}) // a resumed run asks these again, in no fixed order
 	if err != nil {
 		return err

@@ -52,7 +52,10 @@ func (r *runner) buildTools(ctx context.Context, fileRules *approval.Policy) (*r
 	if len(r.tools.mcpConfig) == 0 {
 		return t, nil
 	}
-	cfg, err := mcp.ParseConfigs(r.tools.mcpConfig)
+	cfg, err := mcp.ParseConfigs(ctx, r.tools.mcpConfig)
+	if err != nil && ctx.Err() != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, withCode(ExitUsage, fmt.Errorf("--mcp-config: %w", err))
 	}

@@ -23,6 +23,7 @@
 package fileread
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,13 @@ const PipeTimeout = 10 * time.Second
 // (errors.Is fs.ErrNotExist); the system's other errors (no permission)
 // are returned wrapped, naming the path.
 func Read(path string, limit int, timeout time.Duration) (data []byte, size int64, err error) {
+	return ReadContext(context.Background(), path, limit, timeout)
+}
+
+// ReadContext is Read, which also ends when ctx does (a signal): a pipe
+// nobody writes to is given up within PollStep of it, with ask.CtxErr's
+// error, rather than at the end of its timeout.
+func ReadContext(ctx context.Context, path string, limit int, timeout time.Duration) (data []byte, size int64, err error) {
 	// Stat before opening: opening a device could block or have effects.
 	info, err := os.Stat(path)
 	switch {
@@ -62,8 +70,11 @@ func Read(path string, limit int, timeout time.Duration) (data []byte, size int6
 		return nil, 0, notFile(path, mode)
 	}
 	afterStat()
-	return readOpen(path, limit+1, timeout)
+	return readOpen(ctx, path, limit+1, timeout)
 }
+
+// PollStep is how often a pipe's read looks whether its context ended.
+const PollStep = 100 * time.Millisecond
 
 // readRegular reads at most maxBytes bytes of the regular file f (path), size
 // bytes long when it was opened. It allocates for the bytes there are,

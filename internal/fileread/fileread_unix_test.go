@@ -3,6 +3,7 @@
 package fileread
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/askuser/askuser/ask"
 )
 
 const content = "answers:\n  Which database?: SQLite\n"
@@ -150,6 +153,28 @@ func TestReadPipeDeadline(t *testing.T) {
 			t.Errorf("Read = %v, want %q…", err, want)
 		}
 	})
+}
+
+// A signal ends the wait for a pipe nobody writes to, a silent writer's
+// too, within PollStep of it, not at the deadline.
+func TestReadContextEndsWithItsContext(t *testing.T) {
+	fifo := mkfifo(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.WriteString("answers:\n")
+	for _, path := range []string{fifo, fmt.Sprintf("/dev/fd/%d", r.Fd())} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("interrupted by SIGTERM")) })
+		start := time.Now()
+		_, _, err := ReadContext(ctx, path, 1000, time.Minute)
+		if took := time.Since(start); took > 5*time.Second || !errors.Is(err, ask.ErrCancelled) || !strings.Contains(err.Error(), "SIGTERM") {
+			t.Errorf("%s: ReadContext = %v after %s, want the signal at once", path, err, took)
+		}
+	}
 }
 
 // At most one byte past the limit is read, from a pipe or a file, however

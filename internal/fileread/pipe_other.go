@@ -3,6 +3,7 @@
 package fileread
 
 import (
+	"context"
 	"os"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // readOpen opens path and reads at most maxBytes bytes of it, a regular file.
 // A pipe is refused where there is no poll(2) to read one with a deadline
 // (see the unix version).
-func readOpen(path string, maxBytes int, timeout time.Duration) ([]byte, int64, error) {
+func readOpen(_ context.Context, path string, maxBytes int, timeout time.Duration) ([]byte, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, openError(path, err)

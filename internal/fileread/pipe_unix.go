@@ -3,6 +3,7 @@
 package fileread
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,7 +18,7 @@ import (
 // a writer) and reads at most maxBytes bytes of it as what the open file is: a
 // pipe (readPipe) or a regular file. Anything else, swapped in since
 // Read's Stat, is refused.
-func readOpen(path string, maxBytes int, timeout time.Duration) ([]byte, int64, error) {
+func readOpen(ctx context.Context, path string, maxBytes int, timeout time.Duration) ([]byte, int64, error) {
 	var fd int
 	var err error
 	for {
@@ -37,7 +38,7 @@ func readOpen(path string, maxBytes int, timeout time.Duration) ([]byte, int64, 
 	switch uint32(st.Mode) & unix.S_IFMT {
 	case unix.S_IFIFO:
 		defer unix.Close(fd)
-		data, err := readPipe(fd, path, maxBytes, timeout)
+		data, err := readPipe(ctx, fd, path, maxBytes, timeout)
 		return data, Unknown, err
 	case unix.S_IFREG:
 		if err := unix.SetNonblock(fd, false); err != nil {
@@ -68,14 +69,16 @@ func fileMode(mode uint32) fs.FileMode {
 }
 
 // readPipe reads at most max bytes of the pipe or FIFO open as fd (path),
-// and gives up after timeout.
+// and gives up after timeout, or when ctx ends: poll(2) is not woken by a
+// signal Go's runtime takes on another thread, so it waits PollStep at a
+// time.
 //
 // fd was opened without blocking, and readPipe waits with poll(2), which,
 // unlike a read, tells a writer that has not come yet (no event) from one
 // that came and left (POLLHUP): a read returns 0 in both cases. So a
 // writer may open the FIFO before askuser or after it; once bytes have
 // arrived, a read of 0 is the end of the file.
-func readPipe(fd int, path string, max int, timeout time.Duration) ([]byte, error) {
+func readPipe(ctx context.Context, fd int, path string, max int, timeout time.Duration) ([]byte, error) {
 	deadline := time.Now().Add(timeout)
 	data := make([]byte, max)
 	n, hup := 0, false
@@ -93,12 +96,15 @@ func readPipe(fd int, path string, max int, timeout time.Duration) ([]byte, erro
 			return nil, fmt.Errorf("read %s: %w", ask.Display(path), err)
 		}
 		// Nothing yet, or no writer yet: wait for one, or for its bytes.
+		if err := ctx.Err(); err != nil {
+			return nil, ask.CtxErr(ctx)
+		}
 		left := time.Until(deadline)
 		if left <= 0 {
 			return nil, &PipeTimeoutError{Path: path, Timeout: timeout, Got: n}
 		}
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		if _, err := unix.Poll(fds, int(left.Milliseconds())+1); err != nil && err != unix.EINTR {
+		if _, err := unix.Poll(fds, int(min(left, PollStep).Milliseconds())+1); err != nil && err != unix.EINTR {
 			return nil, fmt.Errorf("read %s: %w", ask.Display(path), err)
 		}
 		hup = hup || fds[0].Revents&unix.POLLHUP != 0

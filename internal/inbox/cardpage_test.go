@@ -110,9 +110,15 @@ func TestCardFormErrors(t *testing.T) {
 			t.Errorf("%v: status %d, %q; want 400 and %q", tc.form, res.Code, res.Body, tc.want)
 		}
 	}
+	// A multi-select with nothing ticked is taken only when the form
+	// confirms it: the page asks "Submit with nothing selected?" first.
+	if res := g.post("/answer/"+key, url.Values{"q0.other": {"Passkeys"}}); res.Code != http.StatusBadRequest ||
+		!strings.Contains(res.Body.String(), `question "Providers": nothing is ticked, and submitting it so was not confirmed`) {
+		t.Errorf("an empty multi-select, not confirmed: status %d, %q; want 400", res.Code, res.Body)
+	}
 	// Free text typed without ticking Other (a page without script) counts;
-	// an empty multi-select is a skip.
-	if res := g.post("/answer/"+key, url.Values{"q0.other": {"Passkeys"}}); res.Code != http.StatusOK {
+	// an empty multi-select confirmed is a skip.
+	if res := g.post("/answer/"+key, url.Values{"q0.other": {"Passkeys"}, "q1.none": {"1"}}); res.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", res.Code, res.Body)
 	}
 	a := waitAsked(t, ch).answers
@@ -183,7 +189,7 @@ func TestCardsOrder(t *testing.T) {
 	if _, err := g.b.Ask(context.Background(), authSet("toolu_2")); err == nil || !strings.Contains(err.Error(), "already open") {
 		t.Errorf("the same set twice at once: %v", err)
 	}
-	g.post("/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}})
+	g.post("/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}, "q1": {"0"}})
 	waitAsked(t, ch1)
 	var order []string
 	for _, v := range g.b.views("") {

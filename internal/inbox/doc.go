@@ -26,8 +26,12 @@
 //     visit turns into an HttpOnly cookie, compared in constant time
 //     (SameSite=Strict for the card; Lax for askuser serve's kept token,
 //     whose pages are linked from chats and notifications without the
-//     token). A loopback server also answers only to a loopback Host, so a
-//     DNS-rebound name cannot reach it.
+//     token). The cookie is never the token: it is derived from the token
+//     and the port, and opens this server alone. A browser on this machine
+//     keeps it under the server's own name, askuser-….localhost (home.go),
+//     since browsers keep cookies apart by name, not by port. A loopback
+//     server also answers only to a loopback Host (or a .localhost name),
+//     so a DNS-rebound name cannot reach it.
 //   - The token never leaves the machine in a link: links given to chat
 //     platforms and notifications name a page, and a browser that never
 //     opened the printed URL is told to open it once.
@@ -37,7 +41,8 @@
 //   - Model text is made safe to show (ask.Display, ask.DisplayBlock) and
 //     then escaped as html/template escapes it for its place (render.go; a
 //     test holds the escapers to html/template's). No page has inline
-//     script; the Content-Security-Policy allows only the embedded files.
+//     script but the two of home.go, each allowed by its hash; the
+//     Content-Security-Policy allows only the embedded files.
 //   - Nothing is approved unseen: a set's detail (an approval's whole tool
 //     input) is on its card, read for a person (ask.ReadJSON), up to
 //     maxDetailChars, and whole as plain text one link away.

@@ -30,11 +30,18 @@ func formErrorf(format string, args ...any) error {
 func choiceField(i int) string { return "q" + strconv.Itoa(i) }
 func otherField(i int) string  { return "q" + strconv.Itoa(i) + ".other" }
 
+// noneField is the field that confirms a multi-select submitted with
+// nothing ticked: the page asks "Submit with nothing selected?", as the
+// terminal does, and sends it when the person says yes.
+func noneField(i int) string { return "q" + strconv.Itoa(i) + ".none" }
+
 // answersFromForm answers every question of req from a posted form. The
 // browser sends option indexes, never labels: the labels are req's own, so
 // a changed page cannot answer with a label the model did not offer. Free
 // text counts when "Other" is chosen, or when nothing is chosen and text
 // was typed (a page without script cannot tick Other for the person).
+// A multi-select with nothing ticked and no text is taken only when the
+// form confirms it (noneField): a stray Submit is not an answer.
 // Every answer is a person's, given now on the page.
 func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Answer, error) {
 	answers := make([]ask.Answer, len(req.Questions))
@@ -65,6 +72,10 @@ func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Ans
 		}
 		if !q.MultiSelect && len(labels) == 0 && !other {
 			return nil, formErrorf("question %q needs an answer: choose an option, or choose Other and type one", header)
+		}
+		if q.MultiSelect && len(labels) == 0 && !other && form.Get(noneField(i)) != "1" {
+			return nil, formErrorf("question %q: nothing is ticked, and submitting it so was not confirmed; tick what applies, "+
+				"or confirm \"Submit with nothing selected\" to answer it with none", header)
 		}
 		a, err := ask.Selection(q, labels, text, ask.SourcePerson)
 		if err != nil {

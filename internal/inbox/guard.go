@@ -1,7 +1,9 @@
 package inbox
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
@@ -33,22 +35,52 @@ const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 // guard is the door of a Server: headers on every response, the token on
 // every request, and the checks of a POST (see the package invariants).
 type guard struct {
-	token string // in the printed URL, then the cookie
+	token string // in the printed URL; never in a cookie
 	csrf  string // in every form
 	// cookie is the cookie's name. Cookies do not keep ports apart, so it
 	// names the port: two askuser pages on one host keep their own.
 	cookie   string
+	port     string
 	loopback bool
 	cross    *http.CrossOriginProtection
 
 	// cookieAge is the cookie's Max-Age, renewed by every page loaded
 	// with it; 0 is a cookie for the browser's session.
 	cookieAge int
+	// session is the cookie's value (cookieValue): not the token, and
+	// worth nothing to a server with another token or port.
+	session string
+	// home is the server's own host name on loopback (homeName), where a
+	// browser keeps its cookie apart from every other local server; ""
+	// when it does not listen on loopback.
+	home string
 }
 
 func newGuard(port string, loopback bool) *guard {
-	return &guard{token: randomToken(), csrf: randomToken(), cookie: "askuser_" + port, loopback: loopback,
+	g := &guard{csrf: randomToken(), cookie: "askuser_" + port, port: port, loopback: loopback,
 		cross: http.NewCrossOriginProtection()}
+	g.setToken(randomToken())
+	return g
+}
+
+// setToken makes tok the token, and the cookie's value and the home name
+// those of tok.
+func (g *guard) setToken(tok string) {
+	g.token = tok
+	g.session = derive(tok, "askuser cookie", g.port)
+	g.home = ""
+	if g.loopback {
+		g.home = homeName(tok, g.port)
+	}
+}
+
+// derive is the HMAC-SHA256 of purpose and port under key, in hex: a
+// value that names this server's token and port without revealing the
+// token.
+func derive(key, purpose, port string) string {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte(purpose + "\x00" + port))
+	return hex.EncodeToString(m.Sum(nil))
 }
 
 // randomToken returns 128 random bits in hex.
@@ -81,6 +113,9 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			refuse(w, http.StatusForbidden, "askuser serves this page on a loopback address only; open the URL askuser printed")
 			return
 		}
+		if g.serveProbe(w, r) {
+			return
+		}
 		if !g.authorised(w, r) {
 			return
 		}
@@ -93,25 +128,33 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 
 // authorised checks the token: in the query, where a first visit brings it
 // (it becomes the cookie, and a page is reloaded without it so the token
-// does not stay in the address bar or history), or in the cookie.
+// does not stay in the address bar or history), or the cookie. A browser
+// on loopback is moved to the server's own host name first (home.go), so
+// its cookie never reaches another server on this machine.
 func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 	if q := r.URL.Query().Get("token"); q != "" {
 		if !sameSecret(q, g.token) {
 			refuse(w, http.StatusForbidden, "the token in this URL is wrong; open the URL askuser printed")
 			return false
 		}
-		g.setCookie(w)
+		if g.moveHome(w, r) {
+			return false
+		}
+		g.setCookie(w, r)
 		if r.Method == http.MethodGet {
-			http.Redirect(w, r, localPath(r.URL.Path), http.StatusSeeOther)
+			g.reloadWithoutToken(w, r)
 			return false
 		}
 		return true
 	}
-	if c, err := r.Cookie(g.cookie); err == nil && sameSecret(c.Value, g.token) {
+	if sameSecret(g.cookieOf(r), g.session) {
 		if g.cookieAge > 0 && r.Method == http.MethodGet {
-			g.setCookie(w) // renewed while in use
+			g.setCookie(w, r) // renewed while in use
 		}
 		return true
+	}
+	if g.bounceHome(w, r) {
+		return false
 	}
 	if g.cookieAge > 0 {
 		refuse(w, http.StatusForbidden, notOpenedHere)
@@ -129,18 +172,40 @@ const notOpenedHere = "this browser has not opened this askuser serve yet. Open 
 	"(http://…/?token=…; it is also in serve.url in its state directory) once on this device: after that, links to its pages " +
 	"from chats and notifications open here, for 90 days after the last page you loaded."
 
-// setCookie gives the browser the token as a cookie. A kept token's
-// cookie (askuser serve's) is SameSite=Lax, so a link to a page followed
-// from another site (a chat opened in a browser) brings it: Lax sends it
-// with a top-level GET only, every GET here only reads, and a POST still
-// needs the page's own form token and the same origin. A one-off token's
-// cookie (the card's) stays Strict.
-func (g *guard) setCookie(w http.ResponseWriter) {
+// setCookie gives the browser the cookie: the session value, never the
+// token, HttpOnly, on the host the request came to (serve's own name for
+// a browser on loopback), named __Host- and Secure over https (a reverse
+// proxy's). A kept token's cookie (askuser serve's) is SameSite=Lax, so a
+// link to a page followed from another site (a chat opened in a browser)
+// brings it: Lax sends it with a top-level GET only, every GET here only
+// reads, and a POST still needs the page's own form token and the same
+// origin. A one-off token's cookie (the card's) stays Strict.
+func (g *guard) setCookie(w http.ResponseWriter, r *http.Request) {
 	same := http.SameSiteStrictMode
 	if g.cookieAge > 0 {
 		same = http.SameSiteLaxMode
 	}
-	http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", MaxAge: g.cookieAge, HttpOnly: true, SameSite: same})
+	name, secure := g.cookie, overHTTPS(r)
+	if secure {
+		name = "__Host-" + name
+	}
+	http.SetCookie(w, &http.Cookie{Name: name, Value: g.session, Path: "/", MaxAge: g.cookieAge, HttpOnly: true, SameSite: same, Secure: secure})
+}
+
+// cookieOf is the value of the request's cookie of this server, or "".
+func (g *guard) cookieOf(r *http.Request) string {
+	for _, name := range []string{"__Host-" + g.cookie, g.cookie} {
+		if c, err := r.Cookie(name); err == nil {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// overHTTPS reports whether the browser reached the server over https:
+// directly, or through a reverse proxy that says so.
+func overHTTPS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // localPath is path if it names a page of this server, else "/": a path
@@ -194,7 +259,9 @@ func loopbackHost(hostport string) bool {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
+	// A name under .localhost is this machine to a browser, which never
+	// asks a DNS server for it: no other site can be rebound to one.
+	if lower := strings.ToLower(host); lower == "localhost" || strings.HasSuffix(lower, ".localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -36,10 +36,17 @@ func TestTokenRequired(t *testing.T) {
 			t.Errorf("%s: a refused request got a cookie: %v", tc.name, c)
 		}
 	}
-	// The first visit's cookie: HttpOnly, SameSite=Strict, and the page is
-	// reloaded without the token in the address.
-	if !g.cookie.HttpOnly || g.cookie.SameSite != http.SameSiteStrictMode || g.cookie.Value != g.s.guard.token {
-		t.Errorf("cookie %+v: want HttpOnly, SameSite=Strict, the token", g.cookie)
+	// The first visit's cookie: HttpOnly, SameSite=Strict, a value that is
+	// not the token, and the page is reloaded without the token in the
+	// address.
+	if !g.cookie.HttpOnly || g.cookie.SameSite != http.SameSiteStrictMode || g.cookie.Value != g.s.guard.session ||
+		strings.Contains(g.cookie.Value, g.s.guard.token) {
+		t.Errorf("cookie %+v: want HttpOnly, SameSite=Strict, the session value, not the token", g.cookie)
+	}
+	r := g.req("GET", "/", nil)
+	r.AddCookie(&http.Cookie{Name: g.cookie.Name, Value: g.s.guard.token})
+	if res := g.do(r); res.Code != http.StatusForbidden {
+		t.Errorf("the token as the cookie: status %d, want 403", res.Code)
 	}
 	res := g.do(g.req("GET", g.s.URL(), nil))
 	if loc := res.Header().Get("Location"); loc != "/" {

@@ -285,7 +285,7 @@ func TestInboxAnswerResumes(t *testing.T) {
 func TestInboxQueuesAnswers(t *testing.T) {
 	g := newInboxRig(t)
 	id := g.waiting("Two calls", authSet("toolu_1"), authSet("toolu_2"))
-	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}}); res.Code != http.StatusOK {
+	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"0"}, "q1": {"0"}}); res.Code != http.StatusOK {
 		t.Fatalf("first: status %d: %s", res.Code, res.Body)
 	}
 	g.args(1)

@@ -98,52 +98,7 @@ func (h *html) openCard(v cardView) {
 	h.t(v.CSRF)
 	h.s(`">`)
 	for _, q := range v.Questions {
-		h.s("\n<fieldset class=\"q\">\n<legend><span class=\"chip\">")
-		h.t(q.Header)
-		h.s(`</span> <span class="qtext">`)
-		h.t(q.Text)
-		h.s(`</span></legend>`)
-		if q.Index == 0 {
-			h.cardDetail(v.Detail)
-		}
-		h.s("\n<div class=\"opts\">")
-		kind, required := "radio", ""
-		if q.Multi {
-			kind = "checkbox"
-		}
-		if q.RequiredSelected {
-			required = " required"
-		}
-		for _, o := range q.Options {
-			h.s("\n<label class=\"opt\"><input type=\"", kind, "\" name=\"")
-			h.t(q.Name)
-			h.s(`" value="`)
-			h.t(o.Value)
-			h.s(`"`)
-			if o.Checked {
-				h.s(` checked`)
-			}
-			h.s(required, `><span class="opt-body"><span class="label">`)
-			h.t(o.Label)
-			if o.Recommended {
-				h.s(` <span class="rec">Recommended</span>`)
-			}
-			h.s(`</span>`)
-			if o.Description != "" {
-				h.s(`<span class="desc">`)
-				h.t(o.Description)
-				h.s(`</span>`)
-			}
-			h.s(`</span></label>`)
-		}
-		h.s("\n<label class=\"opt other\"><input class=\"other-choice\" type=\"", kind, "\" name=\"")
-		h.t(q.Name)
-		h.s(`" value="other"`, required, `><span class="opt-body"><span class="label">Other</span><span class="desc">Type your own answer</span></span></label>`+
-			"\n<input class=\"other-text\" type=\"text\" name=\"")
-		h.t(q.OtherName)
-		h.s(`" maxlength="2000" autocomplete="off" placeholder="Your answer" aria-label="Other answer to `)
-		h.t(q.Header)
-		h.s("\">\n</div>\n</fieldset>")
+		h.question(v, q)
 	}
 	h.s("\n<div class=\"actions\"><button type=\"submit\">Submit ")
 	if len(v.Questions) > 1 {
@@ -152,6 +107,72 @@ func (h *html) openCard(v cardView) {
 		h.s(`answer`)
 	}
 	h.s("</button><p class=\"msg\" role=\"status\" aria-live=\"polite\"></p></div>\n</form>")
+}
+
+// question writes one question of v's form: its options, Other, and for
+// a multi-select the box that confirms an answer with nothing ticked,
+// for a page without script (page.js asks instead).
+func (h *html) question(v cardView, q questionView) {
+	h.s("\n<fieldset class=\"q\"")
+	if q.Multi {
+		h.s(` data-multi data-header="`)
+		h.t(q.Header)
+		h.s(`" data-none="`)
+		h.t(q.NoneName)
+		h.s(`"`)
+	}
+	h.s(">\n<legend><span class=\"chip\">")
+	h.t(q.Header)
+	h.s(`</span> <span class="qtext">`)
+	h.t(q.Text)
+	h.s(`</span></legend>`)
+	if q.Index == 0 {
+		h.cardDetail(v.Detail)
+	}
+	h.s("\n<div class=\"opts\">")
+	kind, required := "radio", ""
+	if q.Multi {
+		kind = "checkbox"
+	}
+	if q.RequiredSelected {
+		required = " required"
+	}
+	for _, o := range q.Options {
+		h.s("\n<label class=\"opt\"><input type=\"", kind, "\" name=\"")
+		h.t(q.Name)
+		h.s(`" value="`)
+		h.t(o.Value)
+		h.s(`"`)
+		if o.Checked {
+			h.s(` checked`)
+		}
+		h.s(required, `><span class="opt-body"><span class="label">`)
+		h.t(o.Label)
+		if o.Recommended {
+			h.s(` <span class="rec">Recommended</span>`)
+		}
+		h.s(`</span>`)
+		if o.Description != "" {
+			h.s(`<span class="desc">`)
+			h.t(o.Description)
+			h.s(`</span>`)
+		}
+		h.s(`</span></label>`)
+	}
+	h.s("\n<label class=\"opt other\"><input class=\"other-choice\" type=\"", kind, "\" name=\"")
+	h.t(q.Name)
+	h.s(`" value="other"`, required, `><span class="opt-body"><span class="label">Other</span><span class="desc">Type your own answer</span></span></label>`+
+		"\n<input class=\"other-text\" type=\"text\" name=\"")
+	h.t(q.OtherName)
+	h.s(`" maxlength="2000" autocomplete="off" placeholder="Your answer" aria-label="Other answer to `)
+	h.t(q.Header)
+	h.s("\">\n</div>")
+	if q.Multi {
+		h.s("\n<noscript><label class=\"opt none\"><input type=\"checkbox\" name=\"")
+		h.t(q.NoneName)
+		h.s(`" value="1"><span class="opt-body"><span class="label">Submit with nothing selected</span><span class="desc">Tick this to answer with none of these</span></span></label></noscript>`)
+	}
+	h.s("\n</fieldset>")
 }
 
 // detail writes a card's disclosure: its detail as JSON read by a person,

@@ -18,7 +18,7 @@ func TestInboxRetriesAResumeThatDidNotTakeTheAnswer(t *testing.T) {
 	const base = 300 * time.Millisecond
 	g := newInboxRig(t, func(c *InboxConfig) { c.RetryBase = base })
 	id := g.waiting("Add auth", authSet("toolu_1"))
-	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"1"}}); res.Code != 200 {
+	if res := g.post("/s/"+id+"/answer/"+setKey("toolu_1"), url.Values{"q0": {"1"}, "q1": {"0"}}); res.Code != 200 {
 		t.Fatalf("the answer: %d %s", res.Code, res.Body)
 	}
 	g.args(1)

@@ -76,7 +76,8 @@ func newServer(opts Options, h *hub) (*Server, error) {
 	s := &Server{guard: newGuard(port, loopback), hub: h, mux: http.NewServeMux(), ln: newDrainListener(tcp),
 		conns: newConnTracker(), streams: make(chan struct{}, maxStreams)}
 	if opts.Token != "" {
-		s.guard.token, s.guard.cookieAge = opts.Token, keptCookieAge
+		s.guard.setToken(opts.Token)
+		s.guard.cookieAge = keptCookieAge
 	}
 	urlHost := host
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {

@@ -33,9 +33,32 @@ func TestKeptToken(t *testing.T) {
 		t.Errorf("URL %s, want the kept token in it", s.URL())
 	}
 	g := visit(t, s)
-	if g.cookie.MaxAge != keptCookieAge || g.cookie.Value != tok || g.cookie.SameSite != http.SameSiteLaxMode {
-		t.Errorf("cookie %+v: want the token, lasting %d s, sent with a link followed from a chat (Lax)", g.cookie, keptCookieAge)
+	if g.cookie.MaxAge != keptCookieAge || g.cookie.Value == tok || g.cookie.Value != s.guard.session || g.cookie.SameSite != http.SameSiteLaxMode {
+		t.Errorf("cookie %+v: want a value that is not the token, lasting %d s, sent with a link followed from a chat (Lax)", g.cookie, keptCookieAge)
 	}
+	// The same token on another port (a second serve given the same
+	// token file) takes none of this one's cookies.
+	twin, err := NewCard(NewBroker(), Options{Token: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer twin.Close(context.Background())
+	if twin.guard.session == s.guard.session || twin.guard.home == s.guard.home {
+		t.Errorf("two servers with one token on two ports share a cookie value or a name")
+	}
+	// Restarted with the kept token on its port, the server takes the
+	// cookie it gave: a bookmark outlives the restart.
+	addr := strings.TrimPrefix(strings.Split(s.URL(), "/?")[0], "http://")
+	s.Close(context.Background())
+	again, err := NewCard(NewBroker(), Options{Token: tok, Listen: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close(context.Background())
+	if again.guard.session != g.cookie.Value {
+		t.Errorf("restarted on %s with the kept token, the server does not take its cookie", addr)
+	}
+	g.s = again
 	// A link from a chat carries no token: a browser without the cookie
 	// is told how to get it.
 	if res := g.do(g.req("GET", "/s/abc", nil)); res.Code != http.StatusForbidden ||

@@ -50,8 +50,10 @@ func (v cardView) Rev() string { return v.State }
 func (v cardView) Open() bool { return v.State == stateOpen }
 
 type questionView struct {
-	Index            int
-	Name, OtherName  string
+	Index           int
+	Name, OtherName string
+	// NoneName confirms a multi-select submitted with nothing ticked.
+	NoneName         string
 	Header, Text     string
 	Multi            bool
 	Options          []optionView
@@ -99,7 +101,7 @@ func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) car
 	v := cardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: kindLabel(req.Kind), Name: cardName(req), Agent: ask.Display(req.Agent),
 		Detail: newDetailView(req, page+"/input/"+key), State: stateOpen, AskedAt: askedAt}
 	for i, q := range req.Questions {
-		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), Header: ask.Display(q.Header),
+		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), NoneName: noneField(i), Header: ask.Display(q.Header),
 			Text: strings.TrimSpace(ask.DisplayBlock(q.Question)), Multi: q.MultiSelect, RequiredSelected: !q.MultiSelect}
 		picked := false
 		for j, o := range q.Options {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -87,11 +88,14 @@ func (e *ConfigError) Unwrap() error { return ErrBadConfig }
 // Code's --mcp-config takes both: a spec starting with "{" is JSON), and
 // merges their servers. A server name defined twice, or two names that
 // make the same tool names, is an error naming both places.
-func ParseConfigs(specs []string) (*Config, error) {
+func ParseConfigs(ctx context.Context, specs []string) (*Config, error) {
 	cfg := &Config{}
 	var probs []ConfigProblem
 	for i, spec := range specs {
-		source, data, err := readSpec(i, spec)
+		source, data, err := readSpec(ctx, i, spec)
+		if err != nil && ctx.Err() != nil {
+			return nil, err // a signal: the rest is not read
+		}
 		if err != nil {
 			probs = append(probs, ConfigProblem{Where: source, Message: err.Error()})
 			continue
@@ -115,7 +119,7 @@ const maxConfigBytes = 1 << 20
 
 // readSpec returns the spec's text and the name its problems are reported
 // under.
-func readSpec(i int, spec string) (source string, data []byte, err error) {
+func readSpec(ctx context.Context, i int, spec string) (source string, data []byte, err error) {
 	if t := strings.TrimSpace(spec); strings.HasPrefix(t, "{") {
 		return fmt.Sprintf("--mcp-config #%d", i+1), []byte(spec), nil
 	}
@@ -123,8 +127,10 @@ func readSpec(i int, spec string) (source string, data []byte, err error) {
 	if strings.TrimSpace(spec) == "" {
 		return fmt.Sprintf("--mcp-config #%d", i+1), nil, errors.New(`is empty; give a file path or JSON such as {"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","."]}}}`)
 	}
-	data, _, err = fileread.Read(spec, maxConfigBytes, fileread.PipeTimeout)
+	data, _, err = fileread.ReadContext(ctx, spec, maxConfigBytes, fileread.PipeTimeout)
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return ask.Display(spec), nil, err
 	case errors.Is(err, os.ErrNotExist):
 		return ask.Display(spec), nil, errors.New("no such file; give the path of an MCP configuration file, or the JSON itself")
 	case err != nil:

@@ -28,7 +28,7 @@ func TestParseConfigsReadsFilesAndInlineJSONInOrder(t *testing.T) {
   }
 }`)
 	inline := `{"mcpServers":{"web.api":{"type":"http","url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${MCP_TEST_TOKEN}"}}}}`
-	cfg, err := ParseConfigs([]string{file, inline})
+	cfg, err := ParseConfigs(t.Context(), []string{file, inline})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestParseConfigsErrorsSayWhereAndHowToFix(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, err := ParseConfigs(c.specs)
+			cfg, err := ParseConfigs(t.Context(), c.specs)
 			if !errors.Is(err, ErrBadConfig) {
 				t.Fatalf("got %+v, %v; want ErrBadConfig", cfg, err)
 			}
@@ -104,7 +104,7 @@ func TestParseConfigsErrorsSayWhereAndHowToFix(t *testing.T) {
 }
 
 func TestParseConfigsReportsEveryProblemAtOnce(t *testing.T) {
-	_, err := ParseConfigs([]string{`{"mcpServers":{"a":{},"b":{"type":"http"}}}`, "/nonexistent"})
+	_, err := ParseConfigs(t.Context(), []string{`{"mcpServers":{"a":{},"b":{"type":"http"}}}`, "/nonexistent"})
 	var ce *ConfigError
 	if !errors.As(err, &ce) || len(ce.Problems) != 3 {
 		t.Fatalf("error %v; want three problems, one per broken server and the missing file", err)

@@ -95,12 +95,18 @@ type ServeConfig struct {
 	// and relative paths against; "" is the server's own (a host starts
 	// it in the project's folder).
 	Dir string
+	// Instant says that Ask answers without waiting on a person (an
+	// answers file, the recommended-option policy): a call read before
+	// standard input ended is answered as usual, where one that waits on
+	// a person is withdrawn (server_drain.go).
+	Instant bool
 }
 
 // Server is askuser mcp.
 type Server struct {
-	cfg ServeConfig
-	srv *sdk.Server
+	cfg    ServeConfig
+	srv    *sdk.Server
+	flight *inFlight
 }
 
 // NewServer builds the server and its tools.
@@ -117,7 +123,7 @@ func NewServer(cfg ServeConfig) *Server {
 	if cfg.Dir == "" {
 		cfg.Dir, _ = os.Getwd() // unknown stays "": relative paths then match only relative rules
 	}
-	s := &Server{cfg: cfg}
+	s := &Server{cfg: cfg, flight: newInFlight()}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "askuser", Version: cfg.Version}, &sdk.ServerOptions{
 		Instructions: "askuser asks the user (a person, at their terminal, or an answers file in CI) structured questions and returns the answers. Call AskUserQuestion when you need the user's decision.",
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -132,7 +138,7 @@ func NewServer(cfg ServeConfig) *Server {
 // line the SDK cannot take is answered with an error and skipped
 // (guardLines), never the end of the connection.
 func (s *Server) Run(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	w := &syncWriter{w: out}
+	w := &syncWriter{w: out, flight: s.flight}
 	// guardLines bounds every line: the transport need not.
 	err := s.srv.Run(ctx, &sdk.IOTransport{Reader: guardLines(in, w, s.cfg.Log), Writer: w, MaxLineLength: -1})
 	if err != nil && ctx.Err() == nil {

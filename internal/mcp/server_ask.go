@@ -47,6 +47,19 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 		stop := s.reportProgress(ctx, call.Session, token, req)
 		defer stop()
 	}
+	if !s.cfg.Instant {
+		// The host that would read the answer has gone: withdrawn.
+		endCtx, cancel := context.WithCancelCause(askCtx)
+		defer cancel(nil)
+		askCtx = endCtx
+		go func() {
+			select {
+			case <-s.flight.ended:
+				cancel(errInputEnded)
+			case <-endCtx.Done():
+			}
+		}()
+	}
 	var host ask.Frontend
 	if elicits(call.Session) {
 		host = &elicitFrontend{session: call.Session}

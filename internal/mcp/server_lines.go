@@ -70,6 +70,8 @@ func guardLines(in io.ReadCloser, out *syncWriter, log io.Writer) io.ReadCloser 
 			if err != nil {
 				g.drop(n)
 				if err == io.EOF {
+					// Every request read is answered first (server_drain.go).
+					out.flight.drain(pw)
 					err = nil
 				}
 				pw.CloseWithError(err)
@@ -77,16 +79,18 @@ func guardLines(in io.ReadCloser, out *syncWriter, log io.Writer) io.ReadCloser 
 			}
 		}
 	}()
-	return guarded{pr, in}
+	return guarded{pr, in, out.flight}
 }
 
 // guarded is the transport's end of guardLines.
 type guarded struct {
 	*io.PipeReader
-	in io.Closer
+	in     io.Closer
+	flight *inFlight
 }
 
 func (g guarded) Close() error {
+	g.flight.close()
 	g.PipeReader.Close()
 	return g.in.Close()
 }
@@ -157,6 +161,7 @@ func (g *lineGuard) handle(first, last int, msg []byte) bool {
 	if !check(msg, lines(first, last), g.out, g.log) {
 		return true
 	}
+	g.out.flight.read(msg)
 	_, err := g.pass.Write(append(msg, '\n'))
 	return err == nil
 }
@@ -301,6 +306,9 @@ type syncWriter struct {
 	mu  sync.Mutex
 	w   io.WriteCloser
 	err error
+	// flight learns of each message written (one a Write); nil is a
+	// writer nobody drains.
+	flight *inFlight
 }
 
 func (s *syncWriter) Write(p []byte) (int, error) {
@@ -310,6 +318,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	if err != nil && s.err == nil {
 		s.err = err
 	}
+	s.flight.wrote(p)
 	return n, err
 }
 

@@ -25,7 +25,10 @@ func startWire(t *testing.T, cfg ServeConfig) *wire {
 	done := make(chan error, 1)
 	go func() { done <- NewServer(cfg).Run(t.Context(), inR, outW) }()
 	t.Cleanup(func() {
-		inW.Close() // stdin ends: the server must stop
+		// stdin ends: the server must stop, once it has written the
+		// replies it owes (read here, so they do not block it).
+		go func() { _, _ = io.Copy(io.Discard, outR) }()
+		inW.Close()
 		select {
 		case err := <-done:
 			if err != nil {

@@ -39,7 +39,10 @@
 // Invariants:
 //   - A set is named by Key: its session, its id and when it was first
 //     asked, so a model that reuses an id never gets an earlier set's
-//     answer.
+//     answer. Outside a session an asking is named anew (Claim) when
+//     another asks the same id now or an earlier asking was answered: two
+//     askings of one id, at once or in turn, on one machine or several,
+//     never share a mailbox.
 //   - Nothing is recorded as an answer from a tap that is not on the
 //     channel's allow-list, on an outdated revision, or on a set that no
 //     longer waits; a redelivered tap gets the verdict the first got.

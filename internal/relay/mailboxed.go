@@ -29,12 +29,11 @@ import (
 //   - a set asked outside a session and not answered is withdrawn from
 //     the registry, saying why, and is marked as waited on while it is
 //     asked, so a relay can tell a set whose asker was killed;
-//   - a set asked outside a session is a new question each time: no
-//     process comes back to one, so an answer its mailbox holds already
-//     was given to an earlier set of that id (askuser ask --id deploy run
-//     again, a hook event without a tool_use_id), and is never taken for
-//     it. This set is then named by its id and the time this Ask began,
-//     as a session's are by when they were asked.
+//   - a set asked outside a session is a new question each time it is
+//     asked: no process comes back to one, so no two askings share a
+//     mailbox (Claim), and another asking of that id, earlier or at the
+//     same time, on this machine or another (askuser ask --id deploy on
+//     two CI runners), neither takes its answer nor gives it one.
 type Mailboxed struct {
 	Inner    ask.Frontend
 	Mailbox  Mailbox
@@ -71,21 +70,17 @@ type asked struct {
 
 // Ask takes req's answer from the mailbox, or asks Inner for it.
 func (m *Mailboxed) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+	if m.Session == "" {
+		// A mailbox no other asking shares; Inner's relay frontend,
+		// asking under ctx, names it so too.
+		var release func()
+		ctx, release = Claim(ctx, m.Mailbox, m.Registry, req, m.now())
+		defer release()
+	}
 	box := boxFor(ctx, m.Session, req)
 	d, ok, err := m.Mailbox.Get(ctx, box)
-	if _, said := ask.AskedAt(ctx); ok && m.Session == "" && !said {
-		// An earlier set's answer: this one is named anew, and Inner's
-		// relay frontend, asking under ctx, names it so too.
-		ctx = ask.WithAskedAt(ctx, m.now())
-		box, ok = boxFor(ctx, m.Session, req), false
-	}
 	if err != nil || ok {
 		return answered(d, req, err)
-	}
-	if m.Session == "" && m.Registry != nil {
-		if release, err := m.Registry.Hold(box.Key); err == nil {
-			defer release()
-		}
 	}
 	ictx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -76,8 +76,7 @@ func (f *answeredMeanwhile) Ask(ctx context.Context, req ask.Request) ([]ask.Ans
 		return nil, err
 	}
 	bob.Via = f.by
-	at, _ := ask.AskedAt(ctx)
-	box := session.Box{Key: relay.Key("", req.ID, at)}
+	box := session.Box{Key: relay.KeyFor(ctx, "", req)}
 	if err := f.mb.Post(ctx, box, session.Delivery{Answers: []ask.Answer{bob}, By: f.by, At: f.at}); err != nil {
 		return nil, err
 	}

@@ -147,4 +147,8 @@ type Registry interface {
 	// a set nobody waits on is withdrawn.
 	Hold(key string) (release func(), err error)
 	Held(key string) bool
+	// Claim holds the set under key as Hold does, but only when no
+	// process holds it already (ok false, and nothing held): two processes
+	// asking one set outside a session learn that the other asks it.
+	Claim(key string) (release func(), ok bool, err error)
 }

@@ -336,6 +336,23 @@ func (r *FileRegistry) Hold(key string) (release func(), err error) {
 	return release, nil
 }
 
+// Claim holds the set under key only when no process, this one included,
+// holds it.
+func (r *FileRegistry) Claim(key string) (release func(), ok bool, err error) {
+	path, err := r.path(key, ".wait")
+	if err != nil {
+		return nil, false, err
+	}
+	if _, err := r.st.ownDir(registryDir); err != nil {
+		return nil, false, fmt.Errorf("registry: %w", err)
+	}
+	release, held, err := holdLock(path)
+	if err != nil || held {
+		return nil, false, err
+	}
+	return release, true, nil
+}
+
 // Held reports whether a process waits on the set under key.
 func (r *FileRegistry) Held(key string) bool {
 	path, err := r.path(key, ".wait")

@@ -1,6 +1,7 @@
 // askuser's page script: live updates from the event stream, answers sent
-// without leaving the page (so other cards keep what was typed), and
-// "Other" ticked when its text is typed. The pages work without it: forms
+// without leaving the page (so other cards keep what was typed), "Other"
+// ticked when its text is typed, and "Submit with nothing selected?"
+// asked before a multi-select goes with nothing ticked. The pages work without it: forms
 // post and reload, and a reload shows what changed.
 'use strict';
 (function () {
@@ -111,15 +112,80 @@
 
   document.addEventListener('change', function (e) {
     const choice = e.target;
+    // A tick changed: "nothing selected" is asked about again.
+    const multi = choice.closest && choice.closest('fieldset[data-multi]');
+    if (multi) {
+      const confirmed = multi.form && multi.form.querySelector('input[type="hidden"][name="' + multi.dataset.none + '"]');
+      if (confirmed) confirmed.remove();
+    }
     if (!choice.classList || !choice.classList.contains('other-choice') || !choice.checked) return;
     const box = choice.closest('.opts').querySelector('.other-text');
     if (box) box.focus();
   });
 
+  // emptyMulti are the multi-select questions of form with nothing ticked
+  // and no text, whose submitting so the person has not confirmed.
+  function emptyMulti(form) {
+    return Array.from(form.querySelectorAll('fieldset[data-multi]')).filter(function (fs) {
+      if (fs.querySelector('input[type="checkbox"]:checked')) return false;
+      const text = fs.querySelector('.other-text');
+      if (text && text.value.trim() !== '') return false;
+      return !form.querySelector('input[type="hidden"][name="' + fs.dataset.none + '"]');
+    });
+  }
+
+  function button(label, cls) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = cls;
+    b.textContent = label;
+    return b;
+  }
+
+  // confirmNone asks, as the terminal does, before a multi-select is
+  // sent with nothing ticked: a stray Submit is not an answer.
+  function confirmNone(form, empty) {
+    const old = form.querySelector('.confirm-none');
+    if (old) old.remove();
+    const box = document.createElement('div');
+    box.className = 'confirm-none';
+    box.setAttribute('role', 'alertdialog');
+    const text = document.createElement('p');
+    text.textContent = 'Nothing is ticked for ' + empty.map(function (fs) { return '\u201c' + fs.dataset.header + '\u201d'; }).join(', ') +
+      '. Submit with nothing selected?';
+    const yes = button('Submit with nothing selected', 'yes');
+    const no = button('Go back', 'no');
+    yes.addEventListener('click', function () {
+      for (const fs of empty) {
+        const mark = document.createElement('input');
+        mark.type = 'hidden';
+        mark.name = fs.dataset.none;
+        mark.value = '1';
+        form.appendChild(mark);
+      }
+      box.remove();
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    });
+    no.addEventListener('click', function () {
+      box.remove();
+      const first = empty[0].querySelector('input[type="checkbox"]');
+      if (first) first.focus();
+    });
+    box.append(text, yes, no);
+    form.querySelector('.actions').before(box);
+    say(text.textContent);
+    no.focus(); // as the terminal's y/N: no, unless said
+  }
+
   document.addEventListener('submit', async function (e) {
     const form = e.target;
     if (!form.classList || !form.classList.contains('set')) return;
     e.preventDefault();
+    const empty = emptyMulti(form);
+    if (empty.length > 0) {
+      confirmNone(form, empty);
+      return;
+    }
     const msg = form.querySelector('.msg');
     const button = form.querySelector('button[type="submit"]');
     button.disabled = true;

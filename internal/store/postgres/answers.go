@@ -204,6 +204,20 @@ func (r registry) Hold(key string) (func(), error) {
 	return release, nil
 }
 
+// Claim holds the set only when no process, this one included, holds it.
+func (r registry) Claim(key string) (func(), bool, error) {
+	if err := r.key(key); err != nil {
+		return nil, false, err
+	}
+	ctx, cancel := r.b.ctx()
+	defer cancel()
+	release, ok, err := r.b.db.TryLock(ctx, "wait:"+key)
+	if err != nil {
+		return nil, false, fmt.Errorf("registry: %w", err)
+	}
+	return release, ok, nil
+}
+
 // Held is true, too, when the store cannot say: a relay withdraws a set
 // only when nobody waits on it, never for a query that failed.
 func (r registry) Held(key string) bool {
