@@ -20,7 +20,8 @@ import (
 //   - a whole URL in href or action: url, which refuses a scheme other
 //     than http, https and mailto, percent-encodes what a URL cannot
 //     hold, then escapes for the attribute (urlFilter, urlNormalizer,
-//     attrEscaper).
+//     attrEscaper); after url= in a meta refresh: metaURL, the same but
+//     for the percent-encoding (urlFilter, attrEscaper).
 //
 // Only the page's own markup is written raw (the s method).
 
@@ -42,6 +43,10 @@ func (h *html) n(v int) { h.b.WriteString(strconv.Itoa(v)) }
 
 // url writes a whole URL as an href or action value.
 func (h *html) url(v string) { h.b.WriteString(esc(normalizeURL(filterURL(v)))) }
+
+// metaURL writes the URL after "url=" in a meta refresh's content, which
+// html/template filters but does not normalise.
+func (h *html) metaURL(v string) { h.b.WriteString(esc(filterURL(v))) }
 
 func (h *html) String() string { return h.b.String() }
 
