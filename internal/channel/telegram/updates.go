@@ -14,7 +14,6 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/askuser/askuser/internal/channel"
-	"github.com/askuser/askuser/internal/statefile"
 )
 
 // The long poll, and the updates it cannot take. An update that cannot be
@@ -55,10 +54,10 @@ func (c *Channel) poll(ctx context.Context, offset int64, wait time.Duration) (p
 	}
 	if big.id == 0 {
 		return polled{}, &apiError{method: "getUpdates", text: fmt.Sprintf("an update over %s, whose update_id cannot be found, blocks the updates after it",
-			statefile.Size(c.maxUpdates))}
+			kib(c.maxUpdates))}
 	}
 	return polled{updates: []models.Update{{ID: big.id}},
-		skipped: []string{fmt.Sprintf("update %d is over %s: skipped", big.id, statefile.Size(c.maxUpdates))}}, nil
+		skipped: []string{fmt.Sprintf("update %d is over %s: skipped", big.id, kib(c.maxUpdates))}}, nil
 }
 
 // tooLarge is an answer over the bound, with the update_id of its first
@@ -162,4 +161,14 @@ func retryAfter(data []byte) int {
 	}
 	_ = json.Unmarshal(data, &r)
 	return r.Parameters.RetryAfter
+}
+
+// kib words a bound of the updates read, which is in whole KiB or MiB (a
+// channel does not reach for the state directory's helpers,
+// internal/statefile).
+func kib(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
