@@ -79,7 +79,8 @@ func (m mailbox) Get(ctx context.Context, box session.Box) (session.Delivery, bo
 	return d, err == nil, err
 }
 
-// Wait is woken by the answer's notification, from any machine.
+// Wait is woken by this process's watch of the store, whatever machine
+// the answer was given on.
 func (m mailbox) Wait(ctx context.Context, box session.Box) (session.Delivery, error) {
 	bx, err := m.box(box)
 	if err != nil {
@@ -186,20 +187,21 @@ func (r registry) Delete(ctx context.Context, key string) error {
 	return r.b.db.DeleteEntry(ctx, key)
 }
 
-// Hold marks the set as waited on, for every machine to see. When this
-// process or another already waits on it, it is waited on either way.
+// Hold marks the set as waited on, for every machine to see, beside any
+// other process that waits on it; it stays so while this process lives
+// (lease.go).
 func (r registry) Hold(key string) (func(), error) {
 	if err := r.key(key); err != nil {
 		return nil, err
 	}
 	ctx, cancel := r.b.ctx()
 	defer cancel()
-	release, ok, err := r.b.db.TryLock(ctx, "wait:"+key)
+	release, ok, err := r.b.db.Hold(ctx, "wait:"+key)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	if !ok {
-		return func() {}, nil
+		return func() {}, nil // this process waits on it already
 	}
 	return release, nil
 }

@@ -1,0 +1,314 @@
+package postgres
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Wake-ups. A process that waits for answers looks for them itself, in
+// one query for every set it waits on, on a connection made for that
+// look and closed at once: it holds no connection while it waits. The
+// same look renews the holders it stands for (holder.go), every
+// renewEvery.
+//
+// The processes of one state directory share one look (hub.go): the
+// first to wait becomes its watch, looks for all of them, renews their
+// holders and tells each when its set is answered, over a socket of the
+// machine; when it ends another takes over. A thousand processes waiting
+// on one machine cost the store one short connection per look.
+//
+// How often: every pollMin, unless many watches look at once (one per
+// machine, or per process where none is shared): then each looks as
+// often as keeps the store's new connections under pollRate a second, all
+// watches together. An answer wakes its waiter within one look.
+//
+// Nothing is lost to an outage: a look reads the sets' rows, not events,
+// so an answer given while a watch was away is found by its next look.
+
+// Timings of a watch.
+const (
+	pollMin = 500 * time.Millisecond
+	// pollRate bounds the new connections a second that every watch
+	// together makes to look (about 2-3 ms of a server's CPU each).
+	pollRate = 50
+	// waitRecheck is how often a wait reads its set again whatever it is
+	// told.
+	waitRecheck = 5 * time.Minute
+	// soloFor is how long a process that could neither share a watch nor
+	// be one looks alone before it tries again.
+	soloFor = 30 * time.Second
+)
+
+// watcher is this process's part in the wake-ups: its waits, and its
+// watch (as the shared one, alone, or following another's).
+type watcher struct {
+	db *DB
+
+	mu      sync.Mutex
+	subs    map[string]map[chan struct{}]bool
+	holder  string // this process's holder, once made
+	started bool
+	stop    context.CancelFunc
+	done    chan struct{}
+	pollers int       // live watches, as last counted
+	renewed time.Time // the last renewal of the holders
+	hub     *hub      // while this process is the shared watch
+	link    *link     // while it follows another's
+	looks   int       // looks made, for tests
+}
+
+func newWatcher(db *DB) *watcher {
+	w := &watcher{db: db, subs: map[string]map[chan struct{}]bool{}}
+	db.leases.onMade = w.madeHolder
+	return w
+}
+
+// start starts the watch, once. Called with mu held.
+func (w *watcher) start() {
+	if w.started {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w.started, w.stop, w.done = true, cancel, make(chan struct{})
+	go func() {
+		defer close(w.done)
+		w.run(ctx)
+	}()
+}
+
+// madeHolder is told this process's holder was made: it is renewed from
+// now on.
+func (w *watcher) madeHolder(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.holder = id
+	if w.link != nil {
+		w.link.send(msgHolder, id)
+	}
+	w.start()
+}
+
+// subscribe returns a channel that receives a value whenever key may
+// have been answered; cancel ends the subscription.
+func (w *watcher) subscribe(key string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.subs[key] == nil {
+		w.subs[key] = map[chan struct{}]bool{}
+		if w.link != nil {
+			w.link.send(msgWatch, key)
+		}
+	}
+	w.subs[key][ch] = true
+	w.start()
+	return ch, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		delete(w.subs[key], ch)
+		if len(w.subs[key]) == 0 {
+			delete(w.subs, key)
+			if w.link != nil {
+				w.link.send(msgUnwatch, key)
+			}
+		}
+	}
+}
+
+// wake wakes the waits of key.
+func (w *watcher) wake(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for ch := range w.subs[key] {
+		select {
+		case ch <- struct{}{}:
+		default: // a wake is already pending
+		}
+	}
+}
+
+// run keeps the watch until ctx ends: the shared one, a follower of it,
+// or alone for a while when neither can be.
+func (w *watcher) run(ctx context.Context) {
+	for ctx.Err() == nil {
+		h, l := w.join()
+		switch {
+		case l != nil:
+			w.follow(ctx, l)
+		case h != nil:
+			w.mu.Lock()
+			w.hub = h
+			w.mu.Unlock()
+			go h.serve(ctx, w)
+			w.poll(ctx, 0)
+			h.close()
+		default:
+			w.poll(ctx, soloFor)
+		}
+	}
+}
+
+// poll looks every period until ctx ends, or for d when d > 0.
+func (w *watcher) poll(ctx context.Context, d time.Duration) {
+	var end <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		end = t.C
+	}
+	failing := time.Duration(0)
+	for {
+		wait := w.period()
+		if failing > wait {
+			wait = failing
+		}
+		t := time.NewTimer(jitter(wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-end:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		if err := w.look(ctx); err != nil && ctx.Err() == nil {
+			w.db.unreached(err)
+			failing = min(max(2*failing, retryFirst), retryMost)
+		} else if failing > 0 {
+			w.db.reached()
+			failing = 0
+		}
+	}
+}
+
+// period is how long a watch waits between looks.
+func (w *watcher) period() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return max(pollMin, time.Duration(float64(time.Second)*float64(w.pollers)/pollRate))
+}
+
+// look is one look: the answered sets among those waited on, and, when
+// due, the renewal of the holders stood for, on one new connection.
+func (w *watcher) look(ctx context.Context) error {
+	keys, ids := w.wanted()
+	w.mu.Lock()
+	due := len(ids) > 0 && time.Since(w.renewed) >= w.db.renewEvery()
+	own := w.holder
+	w.mu.Unlock()
+	if len(keys) == 0 && !due {
+		return nil
+	}
+	if own == "" && len(keys) > 0 {
+		// A watch is counted among the watches by its holder's row.
+		if err := w.db.leases.ensure(ctx); err != nil {
+			return err
+		}
+	}
+	conn, err := pgx.ConnectConfig(ctx, w.db.cfg.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	b := &pgx.Batch{}
+	var renewed []string
+	var pollers int
+	if due {
+		b.Queue(`UPDATE holders SET expires = `+w.db.expirySQL()+`, polls = (id = $2) WHERE id = ANY($1) RETURNING id`, ids, own).
+			Query(func(r pgx.Rows) error {
+				var err error
+				renewed, err = pgx.CollectRows(r, pgx.RowTo[string])
+				return err
+			})
+		b.Queue(`SELECT count(*) FROM holders h WHERE polls AND ` + w.db.aliveSQL()).QueryRow(func(r pgx.Row) error { return r.Scan(&pollers) })
+		b.Queue(`DELETE FROM holders h WHERE NOT ` + w.db.aliveSQL())
+	}
+	var answered []string
+	if len(keys) > 0 {
+		b.Queue(`SELECT key FROM mailbox WHERE key = ANY($1) AND state = 'answered'`, keys).Query(func(r pgx.Rows) error {
+			var err error
+			answered, err = pgx.CollectRows(r, pgx.RowTo[string])
+			return err
+		})
+	}
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	w.looks++
+	if due {
+		w.renewed, w.pollers = time.Now(), pollers
+	}
+	h := w.hub
+	w.mu.Unlock()
+	if due {
+		w.lostHolders(ctx, ids, renewed, own, h)
+	}
+	for _, k := range answered {
+		w.wake(k)
+		if h != nil {
+			h.answered(k)
+		}
+	}
+	return nil
+}
+
+// wanted is what a look is for: the sets waited on, and the holders to
+// renew, this process's and its followers'.
+func (w *watcher) wanted() (keys, ids []string) {
+	w.mu.Lock()
+	for k := range w.subs {
+		keys = append(keys, k)
+	}
+	if w.holder != "" {
+		ids = append(ids, w.holder)
+	}
+	h := w.hub
+	w.mu.Unlock()
+	if h != nil {
+		hk, hi := h.wanted()
+		keys, ids = append(keys, hk...), append(ids, hi...)
+	}
+	return keys, ids
+}
+
+// lostHolders tells each holder that was not renewed (its row was
+// removed: it was away past its expiry) to make it again.
+func (w *watcher) lostHolders(ctx context.Context, ids, renewed []string, own string, h *hub) {
+	got := make(map[string]bool, len(renewed))
+	for _, id := range renewed {
+		got[id] = true
+	}
+	for _, id := range ids {
+		switch {
+		case got[id]:
+		case id == own:
+			go func() { _ = w.db.leases.restore(context.WithoutCancel(ctx)) }()
+		case h != nil:
+			h.restore(id)
+		}
+	}
+}
+
+// lookCount is how many looks this process made, for tests.
+func (w *watcher) lookCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.looks
+}
+
+// close ends the watch.
+func (w *watcher) close() {
+	w.mu.Lock()
+	stop, done := w.stop, w.done
+	w.started, w.stop = false, nil
+	w.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+}
