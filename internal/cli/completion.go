@@ -344,7 +344,7 @@ func sessionIDs(words []string, e *env, kind int) []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 	defer cancel()
-	store, err := sessionStoreAt(dir, e.getenv(storeEnv), storeEnv, e, storeOpening{ctx: ctx})
+	store, err := sessionStoreAt(dir, e.getenv(storeEnv), storeEnv, e, storeOpening{ctx: ctx, interrupt: context.Background()})
 	if err != nil {
 		return nil
 	}

@@ -47,8 +47,9 @@ var waitingCommands = []string{"ask", "run", "resume", "demo", "mcp", "hook", "s
 
 // storeOpening is how a command opens the team store.
 type storeOpening struct {
-	// ctx ends the wait for the store: Ctrl+C, the command's --timeout.
-	ctx context.Context
+	// ctx ends the wait for the store at Open: Ctrl+C, the command's
+	// --timeout; interrupt ends every later wait (Ctrl+C).
+	ctx, interrupt context.Context
 	// patient: a process that waits for an answer (postgres.Options).
 	patient, waitToOpen bool
 }
@@ -61,10 +62,10 @@ func openingOf(c *cli.Context) (storeOpening, context.CancelFunc) {
 	}
 	name := c.Command.Name
 	if !slices.Contains(waitingCommands, name) {
-		ctx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
-		return storeOpening{ctx: ctx}, cancel
+		octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+		return storeOpening{ctx: octx, interrupt: ctx}, cancel
 	}
-	o := storeOpening{ctx: ctx, patient: name != "serve", waitToOpen: true}
+	o := storeOpening{ctx: ctx, interrupt: ctx, patient: name != "serve", waitToOpen: true}
 	if d := commandTimeout(c); d > 0 {
 		ctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("%w: the team store could not be reached within --timeout %s", ask.ErrTimeout, d))
 		o.ctx = ctx
@@ -110,7 +111,7 @@ func sessionStoreAt(dir, url, from string, e *env, o storeOpening) (*session.Sto
 			return nil, usageErrorf("%s: %s is not a team store; it is a PostgreSQL URL, postgres://user@host:port/database", from, ask.Excerpt(shown))
 		}
 		b, err := postgres.NewWith(o.ctx, url, postgres.Options{Patient: o.patient, WaitToOpen: o.waitToOpen,
-			Interrupt: o.ctx, Share: dir, Notice: func(msg string) { fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", from, msg) }})
+			Interrupt: o.interrupt, Share: dir, Notice: func(msg string) { fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", from, msg) }})
 		if err != nil {
 			return nil, openError(o.ctx, from, err)
 		}

@@ -232,6 +232,9 @@ func (s *Server) ready() error {
 	return fmt.Errorf("postgres did not start within 60 s\n%s", s.Log())
 }
 
+// Program is the path of the server's PostgreSQL program name (psql).
+func (s *Server) Program(name string) string { return filepath.Join(s.bin, name) }
+
 // Log is the end of the server's log.
 func (s *Server) Log() string {
 	b, _ := os.ReadFile(filepath.Join(s.Dir, "server.log"))

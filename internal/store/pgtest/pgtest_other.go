@@ -21,5 +21,6 @@ func (s *Server) Restart() error                     { return ErrNotInstalled }
 func (s *Server) Stop() error                        { return ErrNotInstalled }
 func (s *Server) StartAgain() error                  { return ErrNotInstalled }
 func (s *Server) URL(string) string                  { return "" }
+func (s *Server) Program(string) string              { return "" }
 func (s *Server) CreateDB() (string, error)          { return "", ErrNotInstalled }
 func (s *Server) SQL(string, string) (string, error) { return "", ErrNotInstalled }

@@ -57,6 +57,10 @@ type Options struct {
 	// briefWait of a server full or restarting (a connection broken by a
 	// restart is tried again at once, always).
 	Patient bool
+	// WaitToOpen makes Open wait for a store that is down, as a patient
+	// process's does, in a process whose operations are not patient
+	// (askuser serve: its pages answer at once, an error if they must).
+	WaitToOpen bool
 	// Interrupt ends every wait for the store when it is done (Ctrl+C):
 	// each operation is then tried once, and fails if it must.
 	Interrupt context.Context
@@ -78,9 +82,9 @@ const (
 	// so an unreachable host is an error, not a hang.
 	connectTimeout = 10 * time.Second
 	defaultConns   = 2
-	// idleClose is how long a connection stays open unused: a process
-	// that waits holds none.
-	idleClose = 2 * time.Second
+	// idleClose is how long a connection stays open unused; a process
+	// that starts to wait closes its idle ones at once (releaseIdle).
+	idleClose = time.Second
 )
 
 // IsURL reports whether s names a PostgreSQL store.
@@ -116,7 +120,7 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
-	cfg.MaxConnIdleTime, cfg.HealthCheckPeriod = idleClose, idleClose/2
+	cfg.MaxConnIdleTime, cfg.HealthCheckPeriod = idleClose, idleClose
 	pool, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("the store %s: %s", shown, scrub(err.Error(), password))
@@ -125,7 +129,7 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 	db.leases = newLeases(db)
 	db.watch = newWatcher(db)
 	p := waitBusy
-	if opts.Patient {
+	if opts.Patient || opts.WaitToOpen {
 		p = waitAll
 	}
 	err = db.retry(ctx, p, func(ctx context.Context) error { return db.migrate(ctx, len(migrations)) })
@@ -183,6 +187,17 @@ func (db *DB) Close() {
 		db.leases.close()
 		db.pool.Close()
 	})
+}
+
+// releaseIdle closes the pool's idle connections now: a process that
+// starts to wait holds none, and gives its slots to the processes
+// starting beside it.
+func (db *DB) releaseIdle() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for _, c := range db.pool.AcquireAllIdle(ctx) {
+		_ = c.Hijack().Close(ctx)
+	}
 }
 
 // String is the store's URL without its password.

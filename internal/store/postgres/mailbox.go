@@ -99,6 +99,7 @@ func (db *DB) Wait(ctx context.Context, box Box) (Answer, error) {
 		if err != nil && classify(err) == final {
 			return Answer{}, err
 		}
+		db.releaseIdle()
 		t := time.NewTimer(jitter(waitRecheck))
 		select {
 		case <-ctx.Done():
