@@ -19,8 +19,8 @@ type pgServer struct {
 	url string
 }
 
-func startServer() (*pgServer, error) {
-	srv, err := pgtest.Start()
+func startServer(settings ...string) (*pgServer, error) {
+	srv, err := pgtest.Start(settings...)
 	if err != nil {
 		return nil, err
 	}

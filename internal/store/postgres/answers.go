@@ -21,6 +21,16 @@ func (b *Backend) Mailbox() session.Mailbox { return mailbox{b} }
 
 type mailbox struct{ b *Backend }
 
+// The relay's batch reads (relay.ManyMailbox, relay.ManyRegistry).
+var (
+	_ interface {
+		GetMany(context.Context, []session.Box) (map[string]session.Delivery, error)
+	} = mailbox{}
+	_ interface {
+		HeldMany([]string) map[string]bool
+	} = registry{}
+)
+
 // box checks that box names a set: a key is a key, a session an id.
 func (m mailbox) box(box session.Box) (Box, error) {
 	if err := box.Check(); err != nil {
@@ -77,6 +87,35 @@ func (m mailbox) Get(ctx context.Context, box session.Box) (session.Delivery, bo
 	}
 	d, err := m.decode(box, a)
 	return d, err == nil, err
+}
+
+// GetMany returns the answers of the sets boxes that have one, in one
+// query (relay.ManyMailbox): askuser serve's relay reads those of every
+// waiting set at each pass. A damaged answer fails the whole, so that
+// each set's own Get says which.
+func (m mailbox) GetMany(ctx context.Context, boxes []session.Box) (map[string]session.Delivery, error) {
+	keys := make([]string, 0, len(boxes))
+	byKey := make(map[string]session.Box, len(boxes))
+	for _, box := range boxes {
+		if _, err := m.box(box); err != nil {
+			return nil, err
+		}
+		keys = append(keys, box.Key)
+		byKey[box.Key] = box
+	}
+	got, err := m.b.db.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("mailbox: %w", err)
+	}
+	out := make(map[string]session.Delivery, len(got))
+	for k, a := range got {
+		d, err := m.decode(byKey[k], a)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = d
+	}
+	return out, nil
 }
 
 // Wait is woken by this process's watch of the store, whatever machine
@@ -204,6 +243,23 @@ func (r registry) Hold(key string) (func(), error) {
 		return func() {}, nil // this process waits on it already
 	}
 	return release, nil
+}
+
+// HeldMany says which of keys a live process waits on, in one query
+// (relay.ManyRegistry); all of them, when the store cannot say.
+func (r registry) HeldMany(keys []string) map[string]bool {
+	ctx, cancel := r.b.ctx()
+	defer cancel()
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = "wait:" + k
+	}
+	held, err := r.b.db.HeldLocks(ctx, names...)
+	out := make(map[string]bool, len(keys))
+	for i, k := range keys {
+		out[k] = held[names[i]] || err != nil
+	}
+	return out
 }
 
 // Held is true, too, when the store cannot say: a relay withdraws a set

@@ -22,11 +22,12 @@
 //     gone (lease.go, holder.go). An outage never expires a holder: every
 //     holder is alive for a grace after the server starts.
 //   - A waiter is woken by its watch, which looks for the answers of the
-//     sets waited on in one query, on a connection made for the look and
-//     closed at once; the processes of one state directory share one
-//     watch, and the watches of a team look less often the more they are
-//     (watch.go, hub.go). A look reads rows, not events: an answer given
-//     during an outage is found by the next.
+//     sets waited on in one query; the processes of one state directory
+//     share one watch. A few watches keep a connection between looks;
+//     past heldWatches, each connects for a look and closes at once, and
+//     looks less often the more they are (watch.go, hub.go). A look reads
+//     rows, not events: an answer given during an outage is found by the
+//     next.
 //   - No connection is not a failure: every operation waits out the
 //     store out of reach (full, restarting, down) for as long as its
 //     process's patience and its context allow, and a connection broken

@@ -81,6 +81,27 @@ func (db *DB) Get(ctx context.Context, box Box) (Answer, bool, error) {
 	return a, true, nil
 }
 
+// GetMany returns the answers of the sets keys that have one, in one
+// query.
+func (db *DB) GetMany(ctx context.Context, keys []string) (map[string]Answer, error) {
+	out := make(map[string]Answer, len(keys))
+	err := db.query(ctx, func(rows pgx.Rows) error {
+		clear(out)
+		for rows.Next() {
+			var k string
+			var a Answer
+			var delivery string
+			if err := rows.Scan(&k, &delivery, &a.By, &a.At); err != nil {
+				return err
+			}
+			a.Delivery = []byte(delivery)
+			out[k] = a
+		}
+		return nil
+	}, `SELECT key, delivery, answered_by, answered_at FROM mailbox WHERE key = ANY($1) AND state = 'answered'`, keys)
+	return out, db.errorf("read the mailbox", err)
+}
+
 // Wait returns box's answer as soon as it has one, or ctx's error. It
 // reads box's row, then again whenever this process's watch finds it
 // answered (watch.go), and at least every waitRecheck; while the store

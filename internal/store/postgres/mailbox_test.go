@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
@@ -164,4 +167,57 @@ func waitAsync(t *testing.T, ctx context.Context, db *DB, box Box) <-chan Answer
 		got <- a
 	}()
 	return got
+}
+
+// askuser serve's relay reads the answers of every waiting set, and
+// whether their askers wait, in one query each.
+func TestManyAtOnce(t *testing.T) {
+	url := pgtest.DB(t)
+	st := procsOf(t, url)()
+	ctx := ctxT(t)
+	alice := personal(t, "SQLite", "", channel.Who{Channel: "testchan", ID: "U-alice", Name: "@alice"})
+	var boxes []session.Box
+	for i := range 3 {
+		boxes = append(boxes, session.Box{Key: channel.Key("", fmt.Sprint("ask_", i))})
+	}
+	for _, b := range boxes[1:] {
+		if err := st.Mailbox().Post(ctx, b, alice); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := st.Mailbox().(interface {
+		GetMany(context.Context, []session.Box) (map[string]session.Delivery, error)
+	}).GetMany(ctx, boxes)
+	if err != nil || len(got) != 2 || got[boxes[1].Key].By != alice.By || got[boxes[0].Key].By != "" {
+		t.Errorf("GetMany: %+v, %v; want the two answered", got, err)
+	}
+	release, err := st.Registry().Hold(boxes[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	held := st.Registry().(interface {
+		HeldMany([]string) map[string]bool
+	}).HeldMany([]string{boxes[0].Key, boxes[1].Key})
+	if !held[boxes[0].Key] || held[boxes[1].Key] {
+		t.Errorf("HeldMany: %v; want the first only", held)
+	}
+}
+
+// personal is who's answer to the database question: label, or else the
+// text typed for Other.
+func personal(t *testing.T, label, custom string, who channel.Who) session.Delivery {
+	t.Helper()
+	q := ask.Question{Question: "Which database should we use?", Header: "Database",
+		Options: []ask.Option{{Label: "PostgreSQL"}, {Label: "SQLite"}}}
+	var labels []string
+	if label != "" {
+		labels = []string{label}
+	}
+	a, err := ask.Selection(q, labels, custom, ask.SourcePerson)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Via = ask.ViaOn(who.Name, who.Channel)
+	return session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: t0}
 }

@@ -20,19 +20,28 @@ import (
 // machine; when it ends another takes over. A thousand processes waiting
 // on one machine cost the store one short connection per look.
 //
-// How often: every pollMin, unless many watches look at once (one per
-// machine, or per process where none is shared): then each looks as
-// often as keeps the store's new connections under pollRate a second, all
-// watches together. An answer wakes its waiter within one look.
+// How often, and on what connection: while few watches look at once (at
+// most heldWatches, as counted at each renewal), each keeps its
+// connection between looks and looks every pollHeld: a team of a few
+// machines costs the server a few idle connections and a cheap query
+// each. Past that, a watch makes a connection for each look and closes
+// it, and looks every pollMin, or less often the more watches look, so
+// that all of them together make at most pollRate connections a second
+// (a new connection costs the server a process and 2-7 ms of CPU). An
+// answer wakes its waiter within one look.
 //
 // Nothing is lost to an outage: a look reads the sets' rows, not events,
 // so an answer given while a watch was away is found by its next look.
 
 // Timings of a watch.
 const (
-	pollMin = 500 * time.Millisecond
+	// heldWatches is how many watches may keep a connection between
+	// looks.
+	heldWatches = 10
+	pollHeld    = 250 * time.Millisecond
+	pollMin     = 500 * time.Millisecond
 	// pollRate bounds the new connections a second that every watch
-	// together makes to look (about 2-3 ms of a server's CPU each).
+	// together makes to look, past heldWatches.
 	pollRate = 50
 	// waitRecheck is how often a wait reads its set again whatever it is
 	// told.
@@ -55,6 +64,7 @@ type watcher struct {
 	done    chan struct{}
 	pollers int       // live watches, as last counted
 	renewed time.Time // the last renewal of the holders
+	conn    *pgx.Conn // kept between looks while few watches look (run's goroutine only)
 	hub     *hub      // while this process is the shared watch
 	link    *link     // while it follows another's
 	looks   int       // looks made, for tests
@@ -153,6 +163,12 @@ func (w *watcher) run(ctx context.Context) {
 
 // poll looks every period until ctx ends, or for d when d > 0.
 func (w *watcher) poll(ctx context.Context, d time.Duration) {
+	defer func() {
+		if w.conn != nil {
+			w.conn.Close(context.Background())
+			w.conn = nil
+		}
+	}()
 	var end <-chan time.Time
 	if d > 0 {
 		t := time.NewTimer(d)
@@ -189,34 +205,52 @@ func (w *watcher) poll(ctx context.Context, d time.Duration) {
 func (w *watcher) period() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.pollers <= heldWatches {
+		return pollHeld
+	}
 	return max(pollMin, time.Duration(float64(time.Second)*float64(w.pollers)/pollRate))
 }
 
 // look is one look: the answered sets among those waited on, and, when
-// due, the renewal of the holders stood for, on one new connection.
+// due, the renewal of the holders stood for. While few watches look, it
+// counts them again each time (a burst of new watches is seen at once)
+// and keeps its connection for the next.
 func (w *watcher) look(ctx context.Context) error {
 	keys, ids := w.wanted()
 	w.mu.Lock()
 	due := len(ids) > 0 && time.Since(w.renewed) >= w.db.renewEvery()
-	own := w.holder
+	own, few := w.holder, w.pollers <= heldWatches
 	w.mu.Unlock()
 	if len(keys) == 0 && !due {
 		return nil
 	}
-	if own == "" && len(keys) > 0 {
+	if own == "" {
 		// A watch is counted among the watches by its holder's row.
 		if err := w.db.leases.ensure(ctx); err != nil {
 			return err
 		}
+		keys, ids = w.wanted()
+		own, due = w.db.leases.id, true
 	}
-	conn, err := pgx.ConnectConfig(ctx, w.db.cfg.Copy())
-	if err != nil {
-		return err
+	conn := w.conn
+	w.conn = nil
+	if conn == nil {
+		var err error
+		if conn, err = pgx.ConnectConfig(ctx, w.db.cfg.Copy()); err != nil {
+			return err
+		}
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
+	keep := false
+	defer func() {
+		if keep {
+			w.conn = conn
+		} else {
+			conn.Close(context.WithoutCancel(ctx))
+		}
+	}()
 	b := &pgx.Batch{}
 	var renewed []string
-	var pollers int
+	pollers := -1
 	if due {
 		b.Queue(`UPDATE holders SET expires = `+w.db.expirySQL()+`, polls = (id = $2) WHERE id = ANY($1) RETURNING id`, ids, own).
 			Query(func(r pgx.Rows) error {
@@ -224,8 +258,10 @@ func (w *watcher) look(ctx context.Context) error {
 				renewed, err = pgx.CollectRows(r, pgx.RowTo[string])
 				return err
 			})
-		b.Queue(`SELECT count(*) FROM holders h WHERE polls AND ` + w.db.aliveSQL()).QueryRow(func(r pgx.Row) error { return r.Scan(&pollers) })
 		b.Queue(`DELETE FROM holders h WHERE NOT ` + w.db.aliveSQL())
+	}
+	if due || few {
+		b.Queue(`SELECT count(*) FROM holders h WHERE polls AND ` + w.db.aliveSQL()).QueryRow(func(r pgx.Row) error { return r.Scan(&pollers) })
 	}
 	var answered []string
 	if len(keys) > 0 {
@@ -241,8 +277,12 @@ func (w *watcher) look(ctx context.Context) error {
 	w.mu.Lock()
 	w.looks++
 	if due {
-		w.renewed, w.pollers = time.Now(), pollers
+		w.renewed = time.Now()
 	}
+	if pollers >= 0 {
+		w.pollers = pollers
+	}
+	keep = w.pollers <= heldWatches
 	h := w.hub
 	w.mu.Unlock()
 	if due {
@@ -299,6 +339,13 @@ func (w *watcher) lookCount() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.looks
+}
+
+// pollCount is how many watches look, as last counted, for tests.
+func (w *watcher) pollCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pollers
 }
 
 // close ends the watch.
