@@ -435,3 +435,21 @@ func TestTeamStoreCtrlCWhileFull(t *testing.T) {
 		}
 	}
 }
+
+// Behind PgBouncer in transaction mode, as a team may run it (a server
+// connection is a client's for one transaction only), the store works as
+// it does on a server: waiters of every kind wait, serve lists them, and
+// each goes on with its answer. The driver's cached prepared statements
+// would not survive it (prepared statement "stmtcache_…" already exists):
+// statements are described once and run unnamed. Skipped where pgbouncer
+// is not installed.
+func TestTeamStoreThroughPgBouncer(t *testing.T) {
+	srv, direct := teamServer(t)
+	_, rest, _ := strings.Cut(direct, "@/")
+	db, _, _ := strings.Cut(rest, "?")
+	storeURL := srv.StartPgBouncer(t, "transaction").URL("team", db)
+	ms, _ := newTeam(t, storeURL, "machine-a", "machine-b", "machine-serve")
+	ic := newTeamInbox(t, startBackground(t, ms[2].env, "serve").url(t))
+	ws := startWaiters(t, ms[:2], 2*len(kinds))
+	answerAll(t, ic, ws, listed(t, ic, ws))
+}

@@ -101,7 +101,11 @@ func (in *inbox) formAt(path string) (func() error, error) {
 					return err
 				}
 				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
+				switch res.StatusCode {
+				case http.StatusOK:
+				case http.StatusNotFound, http.StatusConflict:
+					return fmt.Errorf("answer %s: status %d: %w", id, res.StatusCode, errNoPage)
+				default:
 					return fmt.Errorf("answer %s: status %d", id, res.StatusCode)
 				}
 				return nil

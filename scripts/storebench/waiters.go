@@ -266,7 +266,10 @@ func wake(o options, page *inbox, ws []*waiterProc) (l latency, woken, lost int,
 		if err != nil {
 			return latency{}, 0, 0, err
 		}
-		if err := post(); err != nil {
+		if err := post(); errors.Is(err, errNoPage) {
+			lost++ // gone between its page and its answer
+			continue
+		} else if err != nil {
 			return latency{}, 0, 0, err
 		}
 		sent := time.Now()

@@ -37,6 +37,8 @@ type DB struct {
 	// ttl and grace are holderTTL and restartGrace (holder.go), but in
 	// tests.
 	ttl, grace time.Duration
+	// holdWatch: every watch keeps its connection (askuser_watch=hold).
+	holdWatch bool
 
 	outageMu sync.Mutex
 	outage   bool // an outage was told of (retry.go)
@@ -106,7 +108,11 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 	if !IsURL(rawURL) {
 		return nil, fmt.Errorf("%s is not a PostgreSQL URL: the store is postgres://user:password@host:port/database", shown)
 	}
-	cfg, err := pgxpool.ParseConfig(rawURL)
+	pgURL, own, err := ownParams(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	cfg, err := pgxpool.ParseConfig(pgURL)
 	if err != nil {
 		return nil, parseError(shown, password, err)
 	}
@@ -115,6 +121,13 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 	}
 	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "askuser"
+	}
+	if !strings.Contains(pgURL, "default_query_exec_mode") {
+		// Statements described once per connection, and run on the
+		// unnamed statement: nothing is prepared on a server session, so
+		// the store works through a pooler in transaction mode as it
+		// does on a server.
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	}
 	cfg.MaxConns, cfg.MinConns = defaultConns, 0
 	if opts.MaxConns > 0 {
@@ -125,7 +138,8 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the store %s: %s", shown, scrub(err.Error(), password))
 	}
-	db := &DB{pool: pool, cfg: cfg.ConnConfig, shown: shown, password: password, opts: opts, ttl: holderTTL, grace: restartGrace}
+	db := &DB{pool: pool, cfg: cfg.ConnConfig, shown: shown, password: password, opts: opts, ttl: holderTTL, grace: restartGrace,
+		holdWatch: own.holdWatch}
 	db.leases = newLeases(db)
 	db.watch = newWatcher(db)
 	p := waitBusy
@@ -147,6 +161,41 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("prepare the store %s: %w", shown, scrubbed{err, password})
 	}
 	return db, nil
+}
+
+// urlParams are askuser's own parameters of a store's URL, which the
+// driver never sees.
+type urlParams struct {
+	// holdWatch (askuser_watch=hold): every watch keeps its connection
+	// between looks, however many look: behind a pooler, whose client
+	// connections cost the server nothing (watch.go).
+	holdWatch bool
+}
+
+// ownParams takes askuser's own parameters (askuser_…) out of rawURL.
+func ownParams(rawURL string) (string, urlParams, error) {
+	var p urlParams
+	u, err := url.Parse(rawURL)
+	if err != nil || !strings.Contains(u.RawQuery, "askuser_") {
+		return rawURL, p, nil // pgx says what is wrong with it
+	}
+	q := u.Query()
+	for k, v := range q {
+		if !strings.HasPrefix(k, "askuser_") {
+			continue
+		}
+		switch {
+		case k == "askuser_watch" && len(v) == 1 && (v[0] == "hold" || v[0] == "auto"):
+			p.holdWatch = v[0] == "hold"
+		case k == "askuser_watch":
+			return "", p, fmt.Errorf("askuser_watch=%s: give askuser_watch=hold (behind a pooler: every machine's watch keeps its connection) or auto", ask.Excerpt(strings.Join(v, ",")))
+		default:
+			return "", p, fmt.Errorf("no parameter %s: askuser's own is askuser_watch", ask.Excerpt(k))
+		}
+		q.Del(k)
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), p, nil
 }
 
 // parseError says what is wrong with a URL pgx refused: a file it names

@@ -29,6 +29,10 @@ import (
 // one not given back is taken back with its holder.
 const releaseTimeout = 10 * time.Second
 
+// closeInterrupted bounds giving everything back at the end of an
+// interrupted process.
+const closeInterrupted = 2 * time.Second
+
 // leases is this process's holder and what it holds.
 type leases struct {
 	db *DB
@@ -159,6 +163,12 @@ func (l *leases) giveBack(name string) {
 func (l *leases) restore(ctx context.Context) error {
 	l.restoring.Lock()
 	defer l.restoring.Unlock()
+	l.mu.Lock()
+	closed := l.closed
+	l.mu.Unlock()
+	if closed {
+		return nil
+	}
 	if err := l.db.retry(ctx, l.db.patience(), l.insertHolder); err != nil {
 		return err
 	}
@@ -194,7 +204,13 @@ func (l *leases) close() {
 	l.closed, l.held = true, map[string]bool{}
 	l.mu.Unlock()
 	if made {
-		ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+		// Interrupted, the process ends at once: a row left behind goes
+		// with its expiry.
+		wait := releaseTimeout
+		if l.db.interrupted() {
+			wait = closeInterrupted
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
 		_ = l.remove(ctx, []string{l.id})
 	}

@@ -155,6 +155,9 @@ func (w *watcher) run(ctx context.Context) {
 			go h.serve(ctx, w)
 			w.poll(ctx, 0)
 			h.close()
+			w.mu.Lock()
+			w.hub = nil
+			w.mu.Unlock()
 		default:
 			w.poll(ctx, soloFor)
 		}
@@ -205,7 +208,7 @@ func (w *watcher) poll(ctx context.Context, d time.Duration) {
 func (w *watcher) period() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.pollers <= heldWatches {
+	if w.pollers <= heldWatches || w.db.holdWatch {
 		return pollHeld
 	}
 	return max(pollMin, time.Duration(float64(time.Second)*float64(w.pollers)/pollRate))
@@ -219,7 +222,7 @@ func (w *watcher) look(ctx context.Context) error {
 	keys, ids := w.wanted()
 	w.mu.Lock()
 	due := len(ids) > 0 && time.Since(w.renewed) >= w.db.renewEvery()
-	own, few := w.holder, w.pollers <= heldWatches
+	own, few := w.holder, w.pollers <= heldWatches && !w.db.holdWatch
 	w.mu.Unlock()
 	if len(keys) == 0 && !due {
 		return nil
@@ -282,7 +285,7 @@ func (w *watcher) look(ctx context.Context) error {
 	if pollers >= 0 {
 		w.pollers = pollers
 	}
-	keep = w.pollers <= heldWatches
+	keep = w.pollers <= heldWatches || w.db.holdWatch
 	h := w.hub
 	w.mu.Unlock()
 	if due {

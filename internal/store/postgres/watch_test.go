@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,45 @@ func TestSharedWatch(t *testing.T) {
 	}
 	if a := <-got3; a.By != "carol" {
 		t.Errorf("after the take-over, woken with %+v", a)
+	}
+}
+
+// Behind a pooler (askuser_watch=hold in the URL, which the driver never
+// sees), a watch keeps its connection and looks every 250 ms however many
+// watches look: a pooler's client connection costs the server nothing.
+// Another value, or another parameter of askuser's, is refused, naming
+// it.
+func TestWatchHeldBehindAPooler(t *testing.T) {
+	base := pgtest.DB(t)
+	db := openTimed(t, base+"&application_name=pooled&askuser_watch=hold", Options{Patient: true}, holderTTL, restartGrace)
+	watch := openURL(t, base)
+	ctx := ctxT(t)
+	for i := range heldWatches + 1 {
+		if _, err := watch.pool.Exec(ctx, `INSERT INTO holders (id, polls, expires) VALUES ($1, true, now() + interval '1 hour')`, fmt.Sprint("other-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := waitAsync(t, ctx, db, Box{Key: "k1"})
+	held := func() int {
+		var n int
+		if err := watch.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pooled'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if !eventually(func() bool { return db.watch.pollCount() > heldWatches && db.watch.lookCount() > 3 && held() == 1 }) {
+		t.Errorf("with %d watches looking, a watch told to hold keeps %d connections; want its one", db.watch.pollCount(), held())
+	}
+	if p := db.watch.period(); p != pollHeld {
+		t.Errorf("it looks every %s; want %s", p, pollHeld)
+	}
+	if _, _, err := watch.Post(ctx, Box{Key: "k1"}, answer("alice")); err != nil {
+		t.Fatal(err)
+	}
+	<-got
+	for _, bad := range []string{"&askuser_watch=always", "&askuser_looks=9"} {
+		if _, err := Open(ctx, base+bad); err == nil || !strings.Contains(err.Error(), bad[1:strings.Index(bad, "=")]) {
+			t.Errorf("%s: %v; want it refused, named", bad, err)
+		}
 	}
 }
