@@ -68,6 +68,9 @@ func waitersBench(o options, pg *pgServer, bin, label string, machines int) (wai
 	if err != nil {
 		return r, err
 	}
+	if pg.bouncer != nil && strings.Contains(label, "PgBouncer") {
+		url = pg.bouncer.URL("team", dbName(url)) + "&askuser_watch=hold"
+	}
 	dir := filepath.Join(o.work, strings.NewReplacer(" ", "-", "/", "-").Replace(label))
 	envOf := func(m string) []string {
 		return []string{"ASKUSER_STATE_DIR=" + filepath.Join(dir, m), "ASKUSER_STORE=" + url, "ASKUSER_MACHINE=" + m,
@@ -196,7 +199,13 @@ func idle(o options, pg *pgServer, ws []*waiterProc, r *waiterRun) {
 			live = append(live, w)
 		}
 	}
-	cpu0, srv0 := waitersTicks(live), serverTicks(pm)
+	pooler := func() int64 {
+		if pg.bouncer == nil {
+			return 0
+		}
+		return cpuTicks(pg.bouncer.PID(), false)
+	}
+	cpu0, srv0 := waitersTicks(live), serverTicks(pm)+pooler()
 	began := time.Now()
 	var conns []int
 	for time.Since(began) < o.idle {
@@ -204,7 +213,7 @@ func idle(o options, pg *pgServer, ws []*waiterProc, r *waiterRun) {
 		conns = append(conns, teamConns(pg))
 	}
 	elapsed := time.Since(began).Seconds()
-	cpu1, srv1 := waitersTicks(live), serverTicks(pm)
+	cpu1, srv1 := waitersTicks(live), serverTicks(pm)+pooler()
 	if n := len(live); n > 0 {
 		r.cpuWaiter = 100 * float64(cpu1-cpu0) / clockTicks / elapsed / float64(n)
 		for _, w := range live {

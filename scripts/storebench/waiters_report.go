@@ -19,6 +19,7 @@ type waiterOptions struct {
 	layouts         []int
 	baseline        string
 	idle            time.Duration
+	pooler          bool
 	questions       string
 }
 
@@ -32,6 +33,7 @@ func waiterFlagSet(o *waiterOptions) func() error {
 	flag.IntVar(&o.sample, "sample", 50, "waiters answered to time the wake")
 	flag.StringVar(&o.baseline, "baseline", "main", "git revision whose binary is measured beside this tree's (\"\": none)")
 	flag.DurationVar(&o.idle, "idle", 20*time.Second, "how long the waiters are watched waiting")
+	flag.BoolVar(&o.pooler, "pooler", false, "also run the last layout through PgBouncer in transaction mode, with askuser_watch=hold")
 	kinds := flag.String("kinds", strings.Join(waiterKinds, ","), "waiting processes, started in turn: run, ask, resume")
 	layouts := flag.String("machines", "1,all", "layouts of this tree's waiters: on how many machines (state directories); all: one each")
 	return func() error { return checkWaiterFlags(o, *kinds, *layouts) }
@@ -90,10 +92,20 @@ func runWaiters(o options) error {
 		}
 		rs = append(rs, r)
 	}
-	for _, m := range o.layouts {
-		label := fmt.Sprintf("this, %d machine", m)
-		if m > 1 {
+	layouts := o.layouts
+	if o.pooler {
+		if pg.bouncer, err = pg.srv.PgBouncer("transaction"); err != nil {
+			return err
+		}
+		layouts = append(layouts, -layouts[len(layouts)-1])
+	}
+	for _, m := range layouts {
+		label := fmt.Sprintf("this, %d machine", max(m, -m))
+		if m > 1 || m < -1 {
 			label += "s"
+		}
+		if m < 0 {
+			m, label = -m, label+", PgBouncer"
 		}
 		r, err := waitersBench(o, pg, o.bin, label, m)
 		if err != nil {
@@ -109,7 +121,7 @@ func runWaiters(o options) error {
 // baseline's.
 func reportWaiters(w io.Writer, o options, rs []waiterRun) {
 	fmt.Fprintf(w, "storebench: %d waiting processes (%s, in turn), started at once on one PostgreSQL (max_connections=100); "+
-		"%s watched waiting; %d answered at random on serve's page\n\n", o.waiters, strings.Join(o.kinds, ", "), o.idle, o.sample)
+		"%s watched waiting; %d answered at random on serve's page (server CPU: PostgreSQL's, and the pooler's)\n\n", o.waiters, strings.Join(o.kinds, ", "), o.idle, o.sample)
 	rows := [][]string{{"binary", "waiting", "ended", "conns max", "conns median", "RSS/waiter", "PSS/waiter", "own/waiter",
 		"CPU/waiter", "server CPU", "wake p50", "wake p99", "answered", "all waiting in"}}
 	for _, r := range rs {

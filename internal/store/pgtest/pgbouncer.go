@@ -37,6 +37,20 @@ var ErrNoPgBouncer = errors.New("pgbouncer is not installed (sudo apt-get instal
 // need, and CI does not install it.
 func (s *Server) StartPgBouncer(t testing.TB, mode string) *PgBouncer {
 	t.Helper()
+	b, err := s.PgBouncer(mode)
+	if errors.Is(err, ErrNoPgBouncer) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// PgBouncer starts pgbouncer in front of s, pooling in mode; Close stops
+// it.
+func (s *Server) PgBouncer(mode string) (*PgBouncer, error) {
 	bin, err := exec.LookPath("pgbouncer")
 	if err != nil {
 		if p := "/usr/sbin/pgbouncer"; isExec(p) {
@@ -44,11 +58,11 @@ func (s *Server) StartPgBouncer(t testing.TB, mode string) *PgBouncer {
 		}
 	}
 	if err != nil {
-		t.Skip(ErrNoPgBouncer)
+		return nil, ErrNoPgBouncer
 	}
 	dir := filepath.Join(s.Dir, "pgbouncer")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	conf := fmt.Sprintf(`[databases]
 * = host=%s port=%d
@@ -59,7 +73,7 @@ unix_socket_dir = %s
 auth_type = trust
 auth_file = %s
 pool_mode = %s
-max_client_conn = 2000
+max_client_conn = 4000
 default_pool_size = 10
 ignore_startup_parameters = extra_float_digits
 logfile = %s
@@ -67,11 +81,11 @@ logfile = %s
 	users := `"` + SuperUser + `" ""` + "\n" + `"team" ""` + "\n"
 	for name, text := range map[string]string{"pgbouncer.ini": conf, "users.txt": users} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	if err := s.own(dir); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	b := &PgBouncer{srv: s, dir: dir}
 	b.cmd = exec.Command(bin, filepath.Join(dir, "pgbouncer.ini"))
@@ -79,19 +93,28 @@ logfile = %s
 		b.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
 	}
 	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { _ = b.cmd.Process.Signal(syscall.SIGINT); _ = b.cmd.Wait() })
 	sock := filepath.Join(s.Dir, ".s.PGSQL."+strconv.Itoa(bouncerPort))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(sock); err == nil {
-			return b
+			return b, nil
 		}
 		if time.Now().After(deadline) {
+			b.Close()
 			log, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
-			t.Fatalf("pgbouncer did not start:\n%s", tail(log))
+			return nil, fmt.Errorf("pgbouncer did not start:\n%s", tail(log))
 		}
 	}
+}
+
+// PID is the pooler's process id.
+func (b *PgBouncer) PID() int { return b.cmd.Process.Pid }
+
+// Close stops the pooler.
+func (b *PgBouncer) Close() {
+	_ = b.cmd.Process.Signal(syscall.SIGINT)
+	_ = b.cmd.Wait()
 }
 
 // URL is the connection URL of database db through the pooler, as role
