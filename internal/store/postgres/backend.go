@@ -196,12 +196,14 @@ func (b *Backend) List() ([]session.Stored, error) {
 	return out, nil
 }
 
-// InUse reports whether a process holds session id.
+// InUse reports whether a process holds session id; true, too, when the
+// store cannot say: askuser serve resumes a session that nobody holds,
+// and must not for a query that failed (a second process would run it).
 func (b *Backend) InUse(id session.ID) bool {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	held, err := b.db.Held(ctx, SessionLock(string(id)))
-	return held && err == nil
+	return held || err != nil
 }
 
 // Remove deletes a session with its records and answers. Its registry

@@ -21,7 +21,7 @@ import (
 // leaves the record and the session's row as they were, or both written,
 // never half. The process that appends holds the session's lock, and
 // numbers each record from the last it wrote: a second writer (one that
-// took the session while this one's lock connection was down) collides
+// took the session while this one was away past its lease) collides
 // with the primary key instead of interleaving records.
 
 // Info is what the sessions row says of a session.

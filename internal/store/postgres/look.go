@@ -125,7 +125,11 @@ func (w *watcher) lostHolders(ctx context.Context, ids, renewed []string, own st
 		switch {
 		case got[id]:
 		case id == own:
-			go func() { _ = w.db.leases.restore(context.WithoutCancel(ctx)) }()
+			go func() {
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), holderTTL)
+				defer cancel()
+				_ = w.db.leases.restore(rctx)
+			}()
 		case h != nil:
 			h.restore(id)
 		}
