@@ -24,7 +24,7 @@ import (
 // most heldWatches, as counted at each renewal), each keeps its
 // connection between looks and looks every pollHeld: a team of a few
 // machines costs the server a few idle connections and a cheap query
-// each. Past that, a watch makes a connection for each look and closes
+// each, ten times a second. Past that, a watch makes a connection for each look and closes
 // it, and looks every pollMin, or less often the more watches look, so
 // that all of them together make at most pollRate connections a second
 // (a new connection costs the server a process and 2-7 ms of CPU). An
@@ -38,8 +38,11 @@ const (
 	// heldWatches is how many watches may keep a connection between
 	// looks.
 	heldWatches = 10
-	pollHeld    = 250 * time.Millisecond
-	pollMin     = 500 * time.Millisecond
+	pollHeld    = 100 * time.Millisecond
+	// pollHold is how often every watch looks behind a pooler
+	// (askuser_watch=hold), however many they are.
+	pollHold = 250 * time.Millisecond
+	pollMin  = 500 * time.Millisecond
 	// pollRate bounds the new connections a second that every watch
 	// together makes to look, past heldWatches.
 	pollRate = 50
@@ -208,8 +211,11 @@ func (w *watcher) poll(ctx context.Context, d time.Duration) {
 func (w *watcher) period() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.pollers <= heldWatches || w.db.holdWatch {
+	switch {
+	case w.pollers <= heldWatches:
 		return pollHeld
+	case w.db.holdWatch:
+		return pollHold
 	}
 	return max(pollMin, time.Duration(float64(time.Second)*float64(w.pollers)/pollRate))
 }

@@ -139,8 +139,8 @@ func TestWatchHeldBehindAPooler(t *testing.T) {
 	if !eventually(func() bool { return db.watch.pollCount() > heldWatches && db.watch.lookCount() > 3 && held() == 1 }) {
 		t.Errorf("with %d watches looking, a watch told to hold keeps %d connections; want its one", db.watch.pollCount(), held())
 	}
-	if p := db.watch.period(); p != pollHeld {
-		t.Errorf("it looks every %s; want %s", p, pollHeld)
+	if p := db.watch.period(); p != pollHold {
+		t.Errorf("it looks every %s; want %s", p, pollHold)
 	}
 	if _, _, err := watch.Post(ctx, Box{Key: "k1"}, answer("alice")); err != nil {
 		t.Fatal(err)
