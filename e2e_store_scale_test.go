@@ -95,7 +95,7 @@ func TestTeamStoreStoppedWithServeRunning(t *testing.T) {
 		stop = 60 * time.Second
 	}
 	srv, storeURL := teamServer(t)
-	ms, _ := newTeam(t, storeURL, "machine-a", "machine-b", "machine-serve")
+	ms, _ := newTeam(t, storeURL, "machine-a", "machine-b", "machine-serve", "machine-late")
 	serve := startBackground(t, ms[2].env, "serve")
 	ic := newTeamInbox(t, serve.url(t))
 	ws := startWaiters(t, ms[:2], 2*len(kinds))
@@ -103,13 +103,19 @@ func TestTeamStoreStoppedWithServeRunning(t *testing.T) {
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
+	// A serve started while the server is down waits for it.
+	late := startBackground(t, ms[3].env, "serve")
 	time.Sleep(stop)
+	if !late.alive() || !strings.Contains(late.stderr.String(), "cannot reach the store") {
+		t.Errorf("a serve started while the server was down: exited %v\n%s", !late.alive(), late.stderr)
+	}
 	if err := srv.StartAgain(); err != nil {
 		t.Fatal(err)
 	}
 	if code, page := ic.get(t, ""); code != 200 {
 		t.Errorf("serve's first page after the server came back: status %d\n%s", code, page)
 	}
+	listed(t, newTeamInbox(t, late.url(t)), ws)
 	asked := listed(t, ic, ws)
 	if strings.Contains(serve.stderr.String(), "Withdrawn") || strings.Contains(serve.stderr.String(), "withdrawn") {
 		t.Errorf("serve withdrew a set:\n%s", serve.stderr)

@@ -90,8 +90,13 @@ func (w *waiter) alive() bool {
 	if w.p == nil {
 		return true // mcp: its reply says
 	}
+	return w.p.alive()
+}
+
+// alive reports whether p still runs.
+func (p *bgAskuser) alive() bool {
 	select {
-	case <-w.p.done:
+	case <-p.done:
 		return false
 	default:
 		return true
