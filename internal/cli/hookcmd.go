@@ -64,6 +64,11 @@ func runHook(c *cli.Context, e *env) (err error) {
 		return usageErrorf("--timeout must be positive, e.g. --timeout 55s")
 	}
 	asker, rules, err := newBridgeAsker(c, e)
+	if err != nil && exitCode(err) != ExitUsage {
+		// Never fail open: a store that could not be reached within
+		// --timeout blocks the call, as a bad flag does (exit 2).
+		return withCode(ExitUsage, fmt.Errorf("%w; the call is blocked", err))
+	}
 	if err != nil {
 		return err
 	}
