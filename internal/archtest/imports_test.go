@@ -107,10 +107,11 @@ func TestImportRules(t *testing.T) {
 	// The MCP SDK lives in one room: SDK types never leak.
 	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
 	// No Go SDK exists for WhatsApp's Cloud API: its client is the
-	// channel's own, and the command line alone links the channel in.
-	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
-	// The web side is wired in by the command line alone.
-	only(t, files, module+"/internal/inbox", "internal/cli/")
+	// channel's own, and the channels' wiring alone links the channel in.
+	only(t, files, module+"/internal/channel/whatsapp", "internal/channelwire/linked.go")
+	// The web side is wired in by the command line alone: the web card by
+	// the frontend chooser and the bridge, the inbox by askuser serve.
+	only(t, files, module+"/internal/inbox", "internal/chooser/", "internal/bridge/", "internal/cmd/serve/")
 	// Each chat platform's SDK is its channel's business.
 	only(t, files, "github.com/go-telegram/bot", "internal/channel/telegram/")
 	// chromedp drives the browser tests only: no file of the binary imports
@@ -131,7 +132,7 @@ func TestImportRules(t *testing.T) {
 	// team store is reached only through the session store's interface,
 	// and only the wiring constructs it.
 	only(t, files, "github.com/jackc/pgx", "internal/store/postgres/")
-	only(t, files, module+"/internal/store/postgres", "internal/cli/", "scripts/storebench/") // the store's benchmark seeds it
+	only(t, files, module+"/internal/store/postgres", "internal/cmdutil/", "scripts/storebench/") // the store's benchmark seeds it
 	// The throwaway test server is for tests and the store's benchmark.
 	only(t, files, module+"/internal/store/pgtest", "scripts/storebench/")
 
@@ -147,12 +148,15 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		case rel == "agentloop" || strings.HasPrefix(rel, "agentloop/"):
-			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
+			notOn(t, p, "frontend", "internal/session", "internal/mcp")
+			notOnWiring(t, p)
 		case rel == "frontend":
-			notOn(t, p, "agentloop", "internal/cli", "internal/session")
+			notOn(t, p, "agentloop", "internal/session")
+			notOnWiring(t, p)
 		case rel == "internal/store/postgres":
 			// A store knows nothing of who asks or answers.
-			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook", "internal/relay")
+			notOn(t, p, "frontend", "internal/inbox", "internal/mcp", "internal/hook", "internal/relay")
+			notOnWiring(t, p)
 		case rel == "internal/channel" || strings.HasPrefix(rel, "internal/channel/"):
 			// A channel knows nothing of sessions: it turns a set into a
 			// message and a tap into answers. The standard library, ask
@@ -170,7 +174,8 @@ func TestImportRules(t *testing.T) {
 		case rel == "internal/relay":
 			// The relay uses the stores through its own interfaces and is
 			// wired in by the command line.
-			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook")
+			notOn(t, p, "frontend", "internal/inbox", "internal/mcp", "internal/hook")
+			notOnWiring(t, p)
 		case rel == "internal/session":
 			notOn(t, p, "internal/relay")
 		case rel == "internal/approval" || rel == "internal/elicit":
@@ -185,13 +190,24 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 		// The rooms the wiring puts together are imported by the wiring
-		// alone.
-		if rel != "internal/cli" {
+		// alone: the commands and the rooms they share (wiring).
+		if !isWiring(rel) {
 			for _, room := range []string{"frontend", "internal/mcp", "internal/hook", "internal/inbox"} {
 				if rel != room && slices.Contains(p.Imports, module+"/"+room) {
-					t.Errorf("%s imports %s; only internal/cli wires it in", p.ImportPath, room)
+					t.Errorf("%s imports %s; only the command line (%s) wires it in", p.ImportPath, room, strings.Join(wiring, ", "))
 				}
 			}
+		}
+	}
+}
+
+// notOnWiring fails when p depends on the command line: the commands or
+// the rooms they share (wiring).
+func notOnWiring(t *testing.T, p pkg) {
+	t.Helper()
+	for _, d := range p.Deps {
+		if rel, ok := strings.CutPrefix(d, module+"/"); ok && isWiring(rel) {
+			t.Errorf("%s depends on %s, the command line, which it must not", p.ImportPath, d)
 		}
 	}
 }

@@ -46,7 +46,7 @@ type InboxConfig struct {
 }
 
 // Answers is how the inbox hands a person's answers on: through the
-// answer mailbox of each set (internal/cli wires it to the relay's).
+// answer mailbox of each set (askuser serve wires it to the relay's).
 type Answers interface {
 	// Post gives set w of session id its answer; a set answered already
 	// gets an error wrapping session.ErrAlreadyAnswered.
