@@ -83,7 +83,7 @@ go version
 echo "== package benchmarks (-count $count -benchtime $benchtime)"
 load before
 go test -run '^$' -bench . -benchmem -count "$count" -benchtime "$benchtime" \
-	./frontend/ ./ask/ ./agentloop/ ./internal/session/ | tee -a "$raw"
+	./frontend/... ./ask/ ./agentloop/ ./internal/session/ | tee -a "$raw"
 load after
 
 echo "== process benchmarks"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package frontend
+package prompt
 
 import (
 	"errors"

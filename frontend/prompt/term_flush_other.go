@@ -1,6 +1,6 @@
 //go:build !unix
 
-package frontend
+package prompt
 
 // discardTypeahead does nothing where poll(2) is not available: a read
 // that finds nothing would block.

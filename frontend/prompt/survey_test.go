@@ -1,7 +1,7 @@
 // The pty and vt10x packages build on these systems only.
 //go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
 
-package frontend
+package prompt
 
 import (
 	"context"
