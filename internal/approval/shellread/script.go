@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"path"
@@ -29,7 +29,7 @@ func (a *shellReader) wrote(w word) {
 
 // ran records a script or program the line runs by its path.
 func (a *shellReader) ran(p string) {
-	if len(a.scripts) < maxShellCmds {
+	if len(a.scripts) < MaxCmds {
 		a.scripts = append(a.scripts, path.Clean(p))
 	}
 }

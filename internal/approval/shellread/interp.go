@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"strings"
@@ -268,4 +268,4 @@ func sedCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
 	}
 }
 
-func literalWord(v string) word { return word{text: quoted(v), value: v, literal: true, code: v} }
+func literalWord(v string) word { return word{text: Quote(v), value: v, literal: true, code: v} }

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"slices"
@@ -192,7 +192,7 @@ func renameCode(a *shellReader, ws []word, _ []*syntax.Redirect) {
 				a.denyCode(value)
 			}
 		case base == "hash" && isOption("p")(prev):
-			a.denyCode(quoted(w.value))
+			a.denyCode(Quote(w.value))
 		case base == "enable" && isOption("f")(w):
 			a.stop("it loads a builtin from a file (" + clip(joinWords(ws)) + "), code no rule can read")
 		}

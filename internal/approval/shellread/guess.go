@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 // matches makes the line asked, never denied and never allowed, whatever
 // the mode. Commands known to run nothing they are given (plainCommands)
 // make no guesses, so echo rm -rf x runs under a deny rule for rm; git,
-// whose runs askuser reads (shellgit.go), makes none either, so git rm x
+// whose runs askuser reads (git.go), makes none either, so git rm x
 // is git's rm.
 //
 // Behind xargs, which adds words from its input to the command, no guess
@@ -40,7 +40,7 @@ func init() {
 
 // guess gives deny and ask rules the readings of an unknown command's
 // words, as guesses. c is the command as read, its text the words joined.
-func (a *shellReader) guess(c shellCmd, ws []word, redirs []*syntax.Redirect) {
+func (a *shellReader) guess(c Cmd, ws []word, redirs []*syntax.Redirect) {
 	if a.guessing || len(ws) < 2 || !ws[0].literal || plainCommands[commandBase(ws[0])] || a.funcs[ws[0].value] != nil {
 		return
 	}
@@ -55,7 +55,7 @@ func (a *shellReader) guess(c shellCmd, ws []word, redirs []*syntax.Redirect) {
 			} else {
 				// The reading shares the command's text: a long line
 				// costs no more for it.
-				a.addGuess(shellCmd{text: c.text[off:], seen: nameForms(w.value, ws[j+1:])})
+				a.addGuess(Cmd{text: c.text[off:], seen: nameForms(w.value, ws[j+1:])})
 			}
 		}
 		if w.literal && strings.ContainsAny(w.value, " \t\n;&|") {
@@ -66,8 +66,8 @@ func (a *shellReader) guess(c shellCmd, ws []word, redirs []*syntax.Redirect) {
 }
 
 // addGuess records a guess whose text is shared with the command's.
-func (a *shellReader) addGuess(c shellCmd) {
-	if len(a.line.cmds) >= maxShellCmds {
+func (a *shellReader) addGuess(c Cmd) {
+	if len(a.line.cmds) >= MaxCmds {
 		a.stop("it holds too many commands to read")
 		return
 	}
@@ -96,25 +96,6 @@ func (a *shellReader) takesAppended(ws []word, k kind) bool {
 	case containsString(shells, base):
 		o := readShellOptions(ws, base == "fish")
 		return o.unknown == "" && o.command && o.operand < len(ws)
-	}
-	return false
-}
-
-// guessTouches reports whether a deny or ask specifier matches a guess.
-func guessTouches(spec string, line shellLine) bool {
-	spec = shellSpec(spec)
-	for _, c := range line.cmds {
-		if !c.guess {
-			continue
-		}
-		if matchSpec(spec, c.text) || (c.glob != "" && globNames(c.glob, spec)) {
-			return true
-		}
-		for _, t := range c.seen {
-			if matchSpec(spec, t) {
-				return true
-			}
-		}
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"path"
@@ -42,7 +42,7 @@ func (a *shellReader) denyCode(src string) {
 // call runs it: with the call's redirections (f <<< 'code', where f runs
 // bash -s).
 func (a *shellReader) calledFunc(body *syntax.Stmt, redirs []*syntax.Redirect) {
-	if a.budget < 0 || len(a.line.cmds) >= maxShellCmds {
+	if a.budget < 0 || len(a.line.cmds) >= MaxCmds {
 		a.stop("it calls its functions too often to read") // f() { f <<< x; f <<< x; } would read 2^depth bodies
 		return
 	}
@@ -61,14 +61,14 @@ func feedsCode(redirs []*syntax.Redirect) bool {
 // simple reads the words of one simple command: the command as an allow
 // rule sees it, and what the wrappers in front of it run.
 func (a *shellReader) simple(ws []word, redirs []*syntax.Redirect) {
-	if a.depth >= maxShellDepth || len(a.line.cmds) >= maxShellCmds || a.budget < 0 {
+	if a.depth >= maxShellDepth || len(a.line.cmds) >= MaxCmds || a.budget < 0 {
 		a.stop("it nests or holds too many commands to read")
 		return
 	}
 	appended := a.appended
 	a.appended = false
 	name := ws[0]
-	c := shellCmd{text: joinWords(ws), prefix: commandPrefix(ws), glob: name.glob}
+	c := Cmd{text: joinWords(ws), prefix: commandPrefix(ws), glob: name.glob}
 	switch {
 	case name.glob != "":
 		a.uncover("the command's name is a pattern (" + clip(name.text) + "), so no rule can tell what it runs")
@@ -111,7 +111,7 @@ func nameForms(name string, args []word) []string {
 	var out []string
 	for _, n := range []string{path.Base(name), strings.TrimPrefix(name, "=")} {
 		if n != name && n != "." && n != "/" && n != "" {
-			out = append(out, joinWords(append([]word{{text: quoted(n)}}, args...)))
+			out = append(out, joinWords(append([]word{{text: Quote(n)}}, args...)))
 		}
 	}
 	return out

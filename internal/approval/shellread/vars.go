@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"strings"
@@ -113,7 +113,7 @@ func (a *shellReader) declare(c *syntax.DeclClause) {
 				if !isDigits(value) || value == "" {
 					a.taint(name)
 				}
-				a.assignment(name, word{text: quoted(value), value: value, literal: true, code: value})
+				a.assignment(name, word{text: Quote(value), value: value, literal: true, code: value})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"mvdan.cc/sh/v3/syntax"

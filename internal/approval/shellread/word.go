@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"slices"
@@ -53,7 +53,7 @@ func readWord(w *syntax.Word) word {
 	if err != nil || len(fields) != 1 {
 		return word{text: source(w)}
 	}
-	return word{text: quoted(fields[0]), value: fields[0], literal: true, code: fields[0]}
+	return word{text: Quote(fields[0]), value: fields[0], literal: true, code: fields[0]}
 }
 
 // literalParts reports whether parts hold only quoted or plain text.
@@ -107,10 +107,10 @@ func globbed(w *syntax.Word) bool {
 	return false
 }
 
-// quoted shows a value as one word: as it is, unless it is empty or holds
+// Quote shows a value as one word, as bash reads it: as it is, unless it is empty or holds
 // white space, quotes, $, ` or \, which could make it read as several
 // words or as an expansion.
-func quoted(v string) string {
+func Quote(v string) string {
 	if v != "" && !strings.ContainsAny(v, " \t\n\r\v\f'\"$`\\") {
 		return v
 	}

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"slices"
@@ -7,38 +7,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// A command line is read with a real shell parser (mvdan.cc/sh, as bash
-// reads it) and never run. The rules then see it as the simple commands it
-// would run:
-//   - an allow rule covers a line only when every simple command in it is
-//     allowed, and nothing in it runs code no rule can see (a command or
-//     process substitution, eval, sh -c, a function, a variable set for a
-//     command, arithmetic) or writes where no rule looks (a redirection to
-//     a file, a background job); a line that does not parse is never
-//     covered;
-//   - a deny or ask rule matches when any command the line would run
-//     matches it, wherever it is: after && or |, inside $(…), inside
-//     bash -c '…' or eval when the code is written out, in a here-document
-//     or here-string a shell reads (given to it, or to a block, loop,
-//     function or wrapper around it), behind sudo, xargs, env, nice,
-//     timeout, find -exec, chrt and the other runners (shellwrap.go), in
-//     a variable or git configuration that is run (shellvars.go,
-//     shellgit.go), or named by a path (/bin/rm);
-//   - code the reader cannot see (from a pipe or a value: shellcode.go;
-//     arithmetic on a value: shellarith.go; another language:
-//     shellinterp.go; a script the line writes: shellscript.go) leaves
-//     the line not read in full (partial), and the words of a command it
-//     does not know are guesses (shellguess.go): a deny or ask rule then
-//     asks, under every mode.
-//
-// Either way a line that cannot be read does not get through: at worst a
-// person is asked.
-
-// shellLine is what a command line runs, as the rules see it.
-type shellLine struct {
+// Line is what a command line runs, as the rules see it.
+type Line struct {
 	// cmds are the simple commands, in order, including those inside
 	// substitutions, functions and code strings.
-	cmds []shellCmd
+	cmds []Cmd
 	// uncovered says why no allow rule can cover the line; "" when the
 	// rules decide.
 	uncovered string
@@ -51,8 +24,8 @@ type shellLine struct {
 	partial string
 }
 
-// shellCmd is one simple command.
-type shellCmd struct {
+// Cmd is one simple command.
+type Cmd struct {
 	// text is its words as an allow rule matches them, wrappers such as
 	// nice and timeout taken off: "git status --short".
 	text string
@@ -65,7 +38,7 @@ type shellCmd struct {
 	// glob is the command name when it is a file-name pattern (/bin/r?):
 	// a deny rule whose command it could name matches.
 	glob string
-	// guess marks a reading of an unknown command's words (shellguess.go):
+	// guess marks a reading of an unknown command's words (guess.go):
 	// a deny or ask rule it matches asks, rather than denies.
 	guess bool
 	// denyOnly marks a reading of the words that deny and ask rules look
@@ -77,7 +50,7 @@ type shellCmd struct {
 // Limits that keep a hostile line from costing more than a glance.
 const (
 	maxShellDepth = 16  // nested code strings, substitutions and wrappers
-	maxShellCmds  = 512 // readings of simple commands per line
+	MaxCmds       = 512 // readings of simple commands per line
 )
 
 // shellBudget is how many bytes of code and command texts reading a line
@@ -88,8 +61,8 @@ const (
 // command bounds alone did not: 20 KB cost 9 GB of reading.
 func shellBudget(n int) int { return 4*n + 64<<10 }
 
-// readShell reads a command line.
-func readShell(line string) shellLine {
+// Read reads a command line.
+func Read(line string) Line {
 	a := &shellReader{budget: shellBudget(len(line))}
 	a.code(line)
 	a.ranWritten()
@@ -97,7 +70,7 @@ func readShell(line string) shellLine {
 }
 
 type shellReader struct {
-	line  shellLine
+	line  Line
 	depth int
 	// denyOnly is set while reading words an allow rule need not cover.
 	denyOnly bool
@@ -118,12 +91,12 @@ type shellReader struct {
 	piped bool
 	// writes are the files the line writes, writesHidden set when it
 	// writes one it cannot name; scripts the scripts and programs it runs
-	// by their paths (shellscript.go).
+	// by their paths (script.go).
 	writes       map[string]bool
 	writesHidden bool
 	scripts      []string
 	// names is what the line does with each variable arithmetic may read
-	// (shellarith.go); namesUnknown is set once it may set any.
+	// (arith.go); namesUnknown is set once it may set any.
 	names        map[string]uint8
 	namesUnknown bool
 }
@@ -212,16 +185,16 @@ func (a *shellReader) code(src string) {
 // unparsed gives deny and ask rules a line the parser could not read:
 // the line, and each piece between the characters that separate commands.
 func (a *shellReader) unparsed(src string) {
-	a.add(shellCmd{text: strings.Join(strings.Fields(src), " "), denyOnly: true})
+	a.add(Cmd{text: strings.Join(strings.Fields(src), " "), denyOnly: true})
 	for _, piece := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(";&|()`\n{}<>", r) }) {
 		if p := strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(piece), "$")), " "); p != "" {
-			a.add(shellCmd{text: p, denyOnly: true})
+			a.add(Cmd{text: p, denyOnly: true})
 		}
 	}
 }
 
-func (a *shellReader) add(c shellCmd) {
-	if len(a.line.cmds) >= maxShellCmds {
+func (a *shellReader) add(c Cmd) {
+	if len(a.line.cmds) >= MaxCmds {
 		a.stop("it holds too many commands to read")
 		return
 	}

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"mvdan.cc/sh/v3/syntax"
@@ -6,7 +6,7 @@ import (
 
 // Where arithmetic is: words() walks every node, a C-style for is read in
 // order, and the line's top level gives variables numbers
-// (shellarith.go).
+// (arith.go).
 
 // arithmNode checks the arithmetic a node evaluates, if it is one that
 // does: words() calls it for every node it walks. A C-style for is read

@@ -1,4 +1,4 @@
-package approval
+package shellread
 
 import (
 	"path"
@@ -11,7 +11,7 @@ import (
 // Commands that run other commands. The list is what askuser knows; a
 // command it does not know, which may run its words as a command (npx, a
 // script), is matched as written, and deny and ask rules see its words as
-// guesses (shellguess.go).
+// guesses (guess.go).
 
 // wrapper describes a command that runs the command written after its
 // options.
@@ -149,7 +149,7 @@ func commandBase(name word) string { return strings.TrimPrefix(path.Base(name.va
 // redirections are the command's too: it inherits them (sudo bash
 // /dev/stdin <<< 'code' feeds bash the code). appended is set when the
 // words are given more from xargs's input, as the words after xargs are.
-func (a *shellReader) wrapped(c shellCmd, ws []word, redirs []*syntax.Redirect, w *wrapper, appended bool) {
+func (a *shellReader) wrapped(c Cmd, ws []word, redirs []*syntax.Redirect, w *wrapper, appended bool) {
 	name := clip(ws[0].text)
 	inner, ok, sets := w.parse(ws)
 	if sets {
