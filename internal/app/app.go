@@ -3,13 +3,15 @@
 // process, adds help and the version, and runs them (Run). It holds no
 // command's work: help renders every command's flags from the commands
 // themselves (help.go, helpflags.go), as completion does, so what a page
-// offers is what the command accepts. main.go only calls Run.
+// offers is what the command accepts. main.go only calls Main.
 //
 // Invariants: help is askuser's own printer, wrapped to the terminal at
 // word boundaries, and lists only the exit codes its command can return
 // (cmdutil.ExitsOf), which the end-to-end scripts check against the
 // binary; the reference pages in docs/cli are rendered by the same
-// printer (Reference). Nothing but main imports this package.
+// printer (Reference, which scripts/gendocs writes). Nothing imports this
+// package but main and the scripts that render the reference or measure
+// start-up (internal/archtest holds that).
 package app
 
 import (

@@ -31,10 +31,13 @@ func isWiring(rel string) bool {
 // under reports whether rel is room or a package under it.
 func under(rel, room string) bool { return rel == room || strings.HasPrefix(rel, room+"/") }
 
-// linksApp reports whether rel may import internal/app: main, and
-// scripts/initonly, which links every package main links to measure
-// their initialisers.
-func linksApp(rel string) bool { return rel == "" || rel == "scripts/initonly" }
+// linksApp reports whether rel may import internal/app: main;
+// scripts/initonly, which links every package main links to measure their
+// initialisers; and scripts/gendocs, which renders the command reference
+// with the app's own help.
+func linksApp(rel string) bool {
+	return rel == "" || rel == "scripts/initonly" || rel == "scripts/gendocs"
+}
 
 // command is the command package rel is, or is under ("internal/cmd/run"),
 // or "" when it is none.
