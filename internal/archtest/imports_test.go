@@ -115,7 +115,8 @@ func TestImportRules(t *testing.T) {
 	only(t, files, module+"/internal/channel/whatsapp", "internal/channelwire/linked.go")
 	// The web side is wired in by the command line alone: the web card by
 	// the frontend chooser and the bridge, the inbox by askuser serve.
-	only(t, files, module+"/internal/inbox", "internal/chooser/", "internal/bridge/", "internal/cmd/serve/")
+	only(t, files, module+"/internal/inbox", "internal/chooser/", "internal/bridge/", "internal/cmd/serve/",
+		"internal/inbox/") // the inbox writes its pages with internal/inbox/page
 	// Each chat platform's SDK is its channel's business.
 	only(t, files, "github.com/go-telegram/bot", "internal/channel/telegram/")
 	// chromedp drives the browser tests only: no file of the binary imports
@@ -186,6 +187,14 @@ func TestImportRules(t *testing.T) {
 			notOnWiring(t, p)
 		case rel == "internal/session":
 			notOn(t, p, "internal/relay")
+		case rel == "internal/inbox/page":
+			// The pages know nothing of HTTP's state, stores or sessions:
+			// the standard library and ask.
+			for _, d := range p.Imports {
+				if strings.Contains(strings.SplitN(d, "/", 2)[0], ".") && d != module+"/ask" {
+					t.Errorf("%s imports %s; the pages import only the standard library and ask", rel, d)
+				}
+			}
 		case rel == "internal/approval" || rel == "internal/approval/shellread" || rel == "internal/elicit":
 			// Leaves: the standard library and ask; approval also its own
 			// command-line reader, which alone reads shell command lines

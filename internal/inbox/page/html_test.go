@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import (
 	htmltemplate "html/template"
@@ -44,11 +44,11 @@ func TestEscapesMatchHTMLTemplate(t *testing.T) {
 // A card shows a hostile value as text, in every place: nothing of it is
 // markup, and a link to it cannot run script.
 func TestCardHostileValues(t *testing.T) {
-	v := cardView{Key: `k"1`, Action: "javascript:alert(1)", CSRF: `c"><script>`, Kind: "<b>Kind</b>", Name: `n" onclick="x`,
-		Agent: "<i>agent</i>", State: stateOpen, Flash: "<script>flash</script>",
-		Detail:    &detailView{Label: "<u>label</u>", Text: "</pre><script>x</script>", Cut: true, Chars: 40000, Limit: 32000, Href: "javascript:evil()"},
-		Questions: []questionView{{Name: `q"0`, OtherName: "o<0", Header: "<h1>", Text: "Pick & <choose>", Options: []optionView{{Value: `"0`, Label: "<img src=x>", Description: "d'esc"}}}}}
-	body, err := render("card", v)
+	v := CardView{Key: `k"1`, Action: "javascript:alert(1)", CSRF: `c"><script>`, Kind: "<b>Kind</b>", Name: `n" onclick="x`,
+		Agent: "<i>agent</i>", State: StateOpen, Flash: "<script>flash</script>",
+		Detail:    &DetailView{Label: "<u>label</u>", Text: "</pre><script>x</script>", Cut: true, Chars: 40000, Limit: 32000, Href: "javascript:evil()"},
+		Questions: []QuestionView{{Name: `q"0`, OtherName: "o<0", Header: "<h1>", Text: "Pick & <choose>", Options: []OptionView{{Value: `"0`, Label: "<img src=x>", Description: "d'esc"}}}}}
+	body, err := Render("card", v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,10 +66,10 @@ func TestCardHostileValues(t *testing.T) {
 
 // A view of the wrong type for its page is an error, not a panic.
 func TestRenderWrongView(t *testing.T) {
-	if _, err := render("card", homeData{}); err == nil || !strings.Contains(err.Error(), `no page "card" for a inbox.homeData`) {
+	if _, err := Render("card", HomeData{}); err == nil || !strings.Contains(err.Error(), `no page "card" for a page.HomeData`) {
 		t.Errorf("error %v", err)
 	}
-	if _, err := render("nosuch", nil); err == nil {
+	if _, err := Render("nosuch", nil); err == nil {
 		t.Error("an unknown page was drawn")
 	}
 }

@@ -1,10 +1,10 @@
-package inbox
+package page
 
 // The inbox's pages: the list of sessions and a session's page.
 
 // session writes a session's page: its summary, its cards, the Progress
 // box, its result and its transcript.
-func (h *html) session(d sessionData) {
+func (h *html) session(d SessionData) {
 	h.s(`
 <section id="summary" class="panel">
 <p class="meta"><a href="/">← Inbox</a></p>
@@ -82,7 +82,7 @@ func (h *html) session(d sessionData) {
 }
 
 // progress writes the Progress box of a session answered on the page.
-func (h *html) progress(r *runView) {
+func (h *html) progress(r *RunView) {
 	h.s("\n<section id=\"progress\" class=\"panel\">\n<h2>Progress</h2>")
 	if r.Status != "" {
 		h.s(`<p class="progress-status">`)
@@ -133,11 +133,11 @@ func (h *html) machineWhere(machine, where string) {
 
 // inbox writes the list of sessions: those that wait, with the filters
 // and the pager, the sets asked outside a session, then the others.
-func (h *html) inbox(d homeData) {
+func (h *html) inbox(d HomeData) {
 	h.s("\n<section id=\"waiting\" class=\"panel\">\n<h1>Waiting for you")
 	if d.WaitingTotal != 0 {
 		h.s(` <span class="count">`)
-		h.t(thousands(d.WaitingTotal))
+		h.t(Thousands(d.WaitingTotal))
 		h.s(`</span>`)
 	}
 	h.s(`</h1>`)
@@ -148,12 +148,12 @@ func (h *html) inbox(d homeData) {
 		h.s("\n<p class=\"hint pager\">")
 		if p.Prev != "" || p.Next != "" {
 			h.s(`Showing `)
-			h.t(thousands(p.First))
+			h.t(Thousands(p.First))
 			h.s(`–`)
-			h.t(thousands(p.Last))
+			h.t(Thousands(p.Last))
 			h.s(` of `)
 		}
-		h.t(thousands(p.Total))
+		h.t(Thousands(p.Total))
 		if d.Filtered {
 			h.s(` that match`)
 		}
@@ -211,7 +211,7 @@ func (h *html) inbox(d homeData) {
 }
 
 // filters writes the list's filter form.
-func (h *html) filters(d homeData) {
+func (h *html) filters(d HomeData) {
 	h.s("\n<form class=\"filters\" method=\"get\" action=\"/\">\n<label>Machine <select name=\"machine\"><option value=\"\">every machine</option>")
 	for _, m := range d.Machines {
 		h.s(`<option value="`)
@@ -223,7 +223,7 @@ func (h *html) filters(d homeData) {
 		h.s(`>`)
 		h.t(m.Name)
 		h.s(` (`)
-		h.t(thousands(m.Count))
+		h.t(Thousands(m.Count))
 		h.s(`)</option>`)
 	}
 	h.s("</select></label>\n<label>Directory <input name=\"dir\" value=\"")
@@ -248,7 +248,7 @@ func (h *html) filters(d homeData) {
 }
 
 // waitingRow writes one session that waits.
-func (h *html) waitingRow(r sessionRow) {
+func (h *html) waitingRow(r SessionRow) {
 	h.rowStart(r.Href)
 	h.t(r.Prompt)
 	h.s("</span>\n<span class=\"meta\">")
@@ -283,7 +283,7 @@ func (h *html) rowStart(href string) {
 
 // since writes when a row started waiting, or was updated, which the
 // page's script keeps saying in words.
-func (h *html) since(r sessionRow) {
+func (h *html) since(r SessionRow) {
 	h.s(`<time datetime="`)
 	h.t(rfc3339(r.Since))
 	h.s(`" data-ago title="`)
@@ -305,7 +305,7 @@ func (h *html) chips(headers []string) {
 }
 
 // others writes the sessions that wait on nothing, and where they are.
-func (h *html) others(d homeData) {
+func (h *html) others(d HomeData) {
 	h.s("\n<section id=\"others\" class=\"panel\">\n<h2>Other sessions</h2>")
 	if len(d.Others) == 0 {
 		h.s("\n<p class=\"hint\">None yet.</p>")
@@ -326,7 +326,7 @@ func (h *html) others(d homeData) {
 		h.s("\n</ul>")
 		if d.MoreOthers != 0 {
 			h.s(`<p class="hint">… and `)
-			h.t(thousands(d.MoreOthers))
+			h.t(Thousands(d.MoreOthers))
 			h.s(` older (askuser sessions lists them all).</p>`)
 		}
 	}

@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import "github.com/askuser/askuser/ask"
 
@@ -7,7 +7,7 @@ import "github.com/askuser/askuser/ask"
 
 // card writes one question set (the card page's, the inbox's, a
 // session's).
-func (h *html) card(v cardView) {
+func (h *html) card(v CardView) {
 	h.s(`<article class="card state-`)
 	h.t(v.State)
 	h.s(`" id="set-`)
@@ -83,7 +83,7 @@ func (h *html) card(v cardView) {
 
 // cardDetail writes a card's disclosure on a line of its own, if it has
 // one.
-func (h *html) cardDetail(d *detailView) {
+func (h *html) cardDetail(d *DetailView) {
 	if d != nil {
 		h.s("\n")
 		h.detail(d)
@@ -91,7 +91,7 @@ func (h *html) cardDetail(d *detailView) {
 }
 
 // openCard writes the form of a set that still takes an answer.
-func (h *html) openCard(v cardView) {
+func (h *html) openCard(v CardView) {
 	h.s("\n<form class=\"set\" method=\"post\" action=\"")
 	h.url(v.Action)
 	h.s("\">\n<input type=\"hidden\" name=\"csrf\" value=\"")
@@ -112,7 +112,7 @@ func (h *html) openCard(v cardView) {
 // question writes one question of v's form: its options, Other, and for
 // a multi-select the box that confirms an answer with nothing ticked,
 // for a page without script (page.js asks instead).
-func (h *html) question(v cardView, q questionView) {
+func (h *html) question(v CardView, q QuestionView) {
 	h.s("\n<fieldset class=\"q\"")
 	if q.Multi {
 		h.s(` data-multi data-header="`)
@@ -177,7 +177,7 @@ func (h *html) question(v cardView, q questionView) {
 
 // detail writes a card's disclosure: its detail as JSON read by a person,
 // or as text, and a link to the whole when it was cut.
-func (h *html) detail(d *detailView) {
+func (h *html) detail(d *DetailView) {
 	h.s(`<details class="detail">`, "\n<summary>")
 	h.t(d.Label)
 	h.s("</summary>\n<div class=\"detail-body\">")
@@ -190,9 +190,9 @@ func (h *html) detail(d *detailView) {
 	}
 	if d.Cut {
 		h.s("\n<p class=\"note\">This shows the first ")
-		h.t(digits(d.Limit))
+		h.t(Digits(d.Limit))
 		h.s(` characters of `)
-		h.t(digits(d.Chars))
+		h.t(Digits(d.Chars))
 		h.s(`. <a href="`)
 		h.url(d.Href)
 		h.s(`" target="_blank" rel="noopener">Open the whole text</a></p>`)
@@ -260,7 +260,7 @@ func (h *html) jsonText(n *ask.JSONNode) {
 	h.t(n.Text)
 	if n.Left != 0 {
 		h.s(`<span class="jv-more">… and `)
-		h.t(digits(n.Left))
+		h.t(Digits(n.Left))
 		h.s(` more characters</span>`)
 	}
 }
@@ -274,7 +274,7 @@ func pluralS(n int) string {
 }
 
 // cards writes the card page's body: every set, or that none came yet.
-func (h *html) cards(d cardsData) {
+func (h *html) cards(d CardsData) {
 	if len(d.Cards) == 0 {
 		h.s(`
 <section id="empty" class="empty" data-rev="empty">
@@ -290,7 +290,7 @@ func (h *html) cards(d cardsData) {
 }
 
 // asked writes the page of a set asked outside a session.
-func (h *html) asked(d askedData) {
+func (h *html) asked(d AskedData) {
 	h.s(`
 <section id="summary" class="panel">
 <p class="meta"><a href="/">← Inbox</a></p>

@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ var assetTypes = map[string]string{
 	".js":  "text/javascript; charset=utf-8",
 }
 
-// serveAsset serves an embedded file, revalidated by its hash so a new
+// ServeAsset serves an embedded file, revalidated by its hash so a new
 // askuser never runs with an old script.
-func serveAsset(w http.ResponseWriter, r *http.Request) {
+func ServeAsset(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	ctype, ok := assetTypes[path.Ext(name)]
 	data, err := assetFS.ReadFile("assets/" + name)

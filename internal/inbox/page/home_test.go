@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import (
 	htmltemplate "html/template"
@@ -26,7 +26,7 @@ func TestHomePagesMatchHTMLTemplate(t *testing.T) {
 	n := 0
 	for i, v := range hostile {
 		w := hostile[(i+5)%len(hostile)]
-		for _, d := range []moveData{
+		for _, d := range []MoveData{
 			{To: v, Here: w, Home: v, Probe: w, Key: v, Why: w},
 			{To: "http://askuser-0123456789abcdef.localhost:8765/s/x?token=" + v, Here: "/?token=t&here=1", Home: "http://askuser-0123456789abcdef.localhost:8765", Probe: w, Key: "askuser-home-8765", Why: v},
 		} {
@@ -35,7 +35,7 @@ func TestHomePagesMatchHTMLTemplate(t *testing.T) {
 				if err := homeTemplates.ExecuteTemplate(&want, name, d); err != nil {
 					t.Fatal(err)
 				}
-				if got := homePage(name, d); got != want.String() {
+				if got := Home(name, d); got != want.String() {
 					t.Errorf("%s for %+v:\n got %s\nwant %s", name, d, got, want.String())
 				}
 				n++

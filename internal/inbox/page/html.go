@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import (
 	"fmt"
@@ -7,23 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 )
-
-// The pages are written by Go code (render_*.go), not html/template: its
-// executor calls methods by name through reflection, which makes the
-// linker keep every exported method of every type askuser can reach, in
-// every askuser process, a hook's included (README "Development"). The
-// markup is what the templates wrote, byte for byte (checked on 20,000
-// pages of hostile values when they were replaced), and every value goes
-// out through the escapers html/template chose for its place:
-//
-//   - text and quoted attribute values: esc (html/template's htmlEscaper);
-//   - a whole URL in href or action: url, which refuses a scheme other
-//     than http, https and mailto, percent-encodes what a URL cannot
-//     hold, then escapes for the attribute (urlFilter, urlNormalizer,
-//     attrEscaper); after url= in a meta refresh: metaURL, the same but
-//     for the percent-encoding (urlFilter, attrEscaper).
-//
-// Only the page's own markup is written raw (the s method).
 
 // html builds a page.
 type html struct{ b strings.Builder }
@@ -138,8 +121,8 @@ func rfc3339(t time.Time) string   { return t.UTC().Format(time.RFC3339) }
 func clock(t time.Time) string     { return t.Local().Format("15:04") }
 func pageStamp(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
 
-// pageData is what the layout renders around a page's body.
-type pageData struct {
+// PageData is what the layout renders around a page's body.
+type PageData struct {
 	Title, Heading string
 	// Fragment is where the page fetches its body again when the event
 	// stream says something changed.
@@ -148,8 +131,8 @@ type pageData struct {
 	Body string
 }
 
-// layout is the whole page around d.Body.
-func layout(d pageData) string {
+// Layout is the whole page around d.Body.
+func Layout(d PageData) string {
 	var h html
 	h.s(`<!doctype html>
 <html lang="en">
@@ -184,34 +167,34 @@ func layout(d pageData) string {
 	return h.String()
 }
 
-// render writes the named page body for data, its view.
-func render(name string, data any) (string, error) {
+// Render writes the named page body for data, its view.
+func Render(name string, data any) (string, error) {
 	var h html
 	ok := false
 	switch name {
 	case "card":
-		var v cardView
-		if v, ok = data.(cardView); ok {
+		var v CardView
+		if v, ok = data.(CardView); ok {
 			h.card(v)
 		}
 	case "cards":
-		var v cardsData
-		if v, ok = data.(cardsData); ok {
+		var v CardsData
+		if v, ok = data.(CardsData); ok {
 			h.cards(v)
 		}
 	case "asked":
-		var v askedData
-		if v, ok = data.(askedData); ok {
+		var v AskedData
+		if v, ok = data.(AskedData); ok {
 			h.asked(v)
 		}
 	case "session":
-		var v sessionData
-		if v, ok = data.(sessionData); ok {
+		var v SessionData
+		if v, ok = data.(SessionData); ok {
 			h.session(v)
 		}
 	case "inbox":
-		var v homeData
-		if v, ok = data.(homeData); ok {
+		var v HomeData
+		if v, ok = data.(HomeData); ok {
 			h.inbox(v)
 		}
 	}

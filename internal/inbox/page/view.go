@@ -1,4 +1,4 @@
-package inbox
+package page
 
 import (
 	"fmt"
@@ -13,8 +13,8 @@ import (
 // them that came from a model has been through ask.Display or
 // ask.DisplayBlock here; the page escapes it on the way out.
 
-// cardView is one question set on a page.
-type cardView struct {
+// CardView is one question set on a page.
+type CardView struct {
 	Key string
 	// Action is where the form posts; CSRF is the page's form token.
 	Action, CSRF string
@@ -26,14 +26,14 @@ type cardView struct {
 	Name string
 	// Detail is the set's longer text (an approval's whole input), shown
 	// in a disclosure; nil when it has none.
-	Detail *detailView
+	Detail *DetailView
 	// Agent names the sub-agent that asks; "" is the main agent.
 	Agent     string
 	State     string
 	AskedAt   time.Time
 	ClosedAt  time.Time
-	Questions []questionView
-	Answers   []answerView
+	Questions []QuestionView
+	Answers   []AnswerView
 	// Note says why a card closed without an answer, or what happened to
 	// an answer sent on (the inbox).
 	Note string
@@ -44,36 +44,36 @@ type cardView struct {
 
 // Rev changes whenever the card must be drawn again: the page keeps a card
 // whose Rev is unchanged, with whatever the person has typed into it.
-func (v cardView) Rev() string { return v.State }
+func (v CardView) Rev() string { return v.State }
 
 // Open reports whether the card still takes an answer.
-func (v cardView) Open() bool { return v.State == stateOpen }
+func (v CardView) Open() bool { return v.State == StateOpen }
 
-type questionView struct {
+type QuestionView struct {
 	Index           int
 	Name, OtherName string
 	// NoneName confirms a multi-select submitted with nothing ticked.
 	NoneName         string
 	Header, Text     string
 	Multi            bool
-	Options          []optionView
+	Options          []OptionView
 	RequiredSelected bool
 }
 
-type optionView struct {
+type OptionView struct {
 	Value              string
 	Label, Description string
 	Recommended        bool
 	Checked            bool
 }
 
-type answerView struct {
+type AnswerView struct {
 	Header, Question string
 	Summary          string
 }
 
-// kindLabel names a set's kind for its chip.
-func kindLabel(kind string) string {
+// KindLabel names a set's kind for its chip.
+func KindLabel(kind string) string {
 	switch kind {
 	case ask.KindApproval:
 		return "Approval"
@@ -83,13 +83,13 @@ func kindLabel(kind string) string {
 	return "Question"
 }
 
-// kindLabelThis names a set of kind for a sentence: "this question",
+// KindLabelThis names a set of kind for a sentence: "this question",
 // "this approval", "this form".
-func kindLabelThis(kind string) string {
-	return "this " + strings.ToLower(kindLabel(kind))
+func KindLabelThis(kind string) string {
+	return "this " + strings.ToLower(KindLabel(kind))
 }
 
-// newCardView renders req as an open card: a single select starts on its
+// NewCardView renders req as an open card: a single select starts on its
 // recommended option (the first, if several), as the terminal's cursor
 // does; a multi-select starts with nothing ticked, as at the terminal,
 // since a tick the person did not make is not their choice ("Recommended"
@@ -97,18 +97,18 @@ func kindLabelThis(kind string) string {
 // path the card's own addresses hang from ("" for the card page, /s/ID in
 // the inbox): it posts to page/answer/KEY, and its whole detail is at
 // page/input/KEY.
-func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) cardView {
-	v := cardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: kindLabel(req.Kind), Name: cardName(req), Agent: ask.Display(req.Agent),
-		Detail: newDetailView(req, page+"/input/"+key), State: stateOpen, AskedAt: askedAt}
+func NewCardView(req ask.Request, key, page, csrf string, askedAt time.Time) CardView {
+	v := CardView{Key: key, Action: page + "/answer/" + key, CSRF: csrf, Kind: KindLabel(req.Kind), Name: cardName(req), Agent: ask.Display(req.Agent),
+		Detail: NewDetailView(req, page+"/input/"+key), State: StateOpen, AskedAt: askedAt}
 	for i, q := range req.Questions {
-		qv := questionView{Index: i, Name: choiceField(i), OtherName: otherField(i), NoneName: noneField(i), Header: ask.Display(q.Header),
+		qv := QuestionView{Index: i, Name: ChoiceField(i), OtherName: OtherField(i), NoneName: NoneField(i), Header: ask.Display(q.Header),
 			Text: strings.TrimSpace(ask.DisplayBlock(q.Question)), Multi: q.MultiSelect, RequiredSelected: !q.MultiSelect}
 		picked := false
 		for j, o := range q.Options {
 			rec := ask.IsRecommended(o.Label)
 			check := rec && !q.MultiSelect && !picked
 			picked = picked || check
-			qv.Options = append(qv.Options, optionView{Value: strconv.Itoa(j), Label: ask.Display(ask.BareLabel(o.Label)),
+			qv.Options = append(qv.Options, OptionView{Value: strconv.Itoa(j), Label: ask.Display(ask.BareLabel(o.Label)),
 				Description: ask.Display(o.Description), Recommended: rec, Checked: check})
 		}
 		v.Questions = append(v.Questions, qv)
@@ -122,7 +122,7 @@ func newCardView(req ask.Request, key, page, csrf string, askedAt time.Time) car
 // says nothing more than its kind. A question without a header is named
 // by the start of its text.
 func cardName(req ask.Request) string {
-	kind := kindLabel(req.Kind)
+	kind := KindLabel(req.Kind)
 	if req.Kind == ask.KindApproval && req.Tool != "" {
 		return kind + " of " + ask.Display(req.Tool)
 	}
@@ -154,18 +154,18 @@ func firstWords(s string, n int) string {
 	return s
 }
 
-// answerViews shows answers as the card's record of what was answered.
-func answerViews(answers []ask.Answer) []answerView {
-	out := make([]answerView, len(answers))
+// AnswerViews shows answers as the card's record of what was answered.
+func AnswerViews(answers []ask.Answer) []AnswerView {
+	out := make([]AnswerView, len(answers))
 	for i, a := range answers {
-		out[i] = answerView{Header: ask.Display(a.Header), Question: ask.Display(a.Question), Summary: answerSummary(a)}
+		out[i] = AnswerView{Header: ask.Display(a.Header), Question: ask.Display(a.Question), Summary: AnswerSummary(a)}
 	}
 	return out
 }
 
-// answerSummary is one answer on one line: the labels chosen, the free
+// AnswerSummary is one answer on one line: the labels chosen, the free
 // text, or that it was skipped.
-func answerSummary(a ask.Answer) string {
+func AnswerSummary(a ask.Answer) string {
 	var parts []string
 	for _, l := range a.Selected {
 		parts = append(parts, ask.Display(ask.BareLabel(l)))
@@ -179,8 +179,8 @@ func answerSummary(a ask.Answer) string {
 	return strings.Join(parts, ", ")
 }
 
-// ago says how long ago t was, coarsely, for a person.
-func ago(now, t time.Time) string {
+// Ago says how long ago t was, coarsely, for a person.
+func Ago(now, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
@@ -197,5 +197,5 @@ func ago(now, t time.Time) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
 }
 
-// digits writes a count for the pages: 1,048,576.
-var digits = ask.GroupDigits
+// Digits writes a count for the pages: 1,048,576.
+var Digits = ask.GroupDigits
