@@ -109,7 +109,7 @@ func TestImportRules(t *testing.T) {
 	// One place decides what a terminal is.
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
-	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/", "internal/mcp/client/")
 	// No Go SDK exists for WhatsApp's Cloud API: its client is the
 	// channel's own, and the channels' wiring alone links the channel in.
 	only(t, files, module+"/internal/channel/whatsapp", "internal/channelwire/linked.go")
@@ -157,7 +157,7 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		case rel == "agentloop" || strings.HasPrefix(rel, "agentloop/"):
-			notOn(t, p, "frontend", "internal/session", "internal/mcp")
+			notOn(t, p, "frontend", "internal/session", "internal/mcp", "internal/mcp/client")
 			notOnWiring(t, p)
 		case rel == "frontend" || strings.HasPrefix(rel, "frontend/"):
 			notOn(t, p, "agentloop", "internal/session")
@@ -211,7 +211,7 @@ func TestImportRules(t *testing.T) {
 		// The rooms the wiring puts together are imported by the wiring
 		// alone: the commands and the rooms they share (wiring).
 		if !isWiring(rel) {
-			for _, room := range []string{"frontend", "internal/mcp", "internal/hook", "internal/inbox"} {
+			for _, room := range []string{"frontend", "internal/mcp", "internal/mcp/client", "internal/hook", "internal/inbox"} {
 				if rel != room && slices.Contains(p.Imports, module+"/"+room) {
 					t.Errorf("%s imports %s; only the command line (%s) wires it in", p.ImportPath, room, strings.Join(wiring, ", "))
 				}

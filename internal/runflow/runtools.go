@@ -9,7 +9,7 @@ import (
 	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/build"
 	"github.com/askuser/askuser/internal/cmdutil"
-	"github.com/askuser/askuser/internal/mcp"
+	mcpclient "github.com/askuser/askuser/internal/mcp/client"
 )
 
 // mcpServer is one MCP server as the init line reports it (Claude Code's
@@ -25,7 +25,7 @@ type runTools struct {
 	reg     *agentloop.Registry
 	servers []mcpServer
 	mode    approval.Mode
-	client  *mcp.Client
+	client  *mcpclient.Client
 }
 
 // close stops the MCP servers.
@@ -53,7 +53,7 @@ func (r *runner) buildTools(ctx context.Context, fileRules *approval.Policy) (*r
 	if len(r.tools.mcpConfig) == 0 {
 		return t, nil
 	}
-	cfg, err := mcp.ParseConfigs(ctx, r.tools.mcpConfig)
+	cfg, err := mcpclient.ParseConfigs(ctx, r.tools.mcpConfig)
 	if err != nil && ctx.Err() != nil {
 		return nil, err
 	}
@@ -69,8 +69,8 @@ func (r *runner) buildTools(ctx context.Context, fileRules *approval.Policy) (*r
 	if err != nil {
 		return nil, err
 	}
-	client, failures := mcp.Start(ctx, cfg, mcp.Options{LogDir: logs, ClientName: "askuser", ClientVersion: build.Current(),
-		OnExit: func(e *mcp.ServerError) {
+	client, failures := mcpclient.Start(ctx, cfg, mcpclient.Options{LogDir: logs, ClientName: "askuser", ClientVersion: build.Current(),
+		OnExit: func(e *mcpclient.ServerError) {
 			fmt.Fprintf(r.f.IOStreams.ErrOut, "askuser: %v\n", e)
 		}})
 	t.client = client
@@ -99,7 +99,7 @@ func (r *runner) buildTools(ctx context.Context, fileRules *approval.Policy) (*r
 	return t, nil
 }
 
-func serverNames(fs []*mcp.ServerError) []string {
+func serverNames(fs []*mcpclient.ServerError) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.Server)

@@ -1,4 +1,4 @@
-package mcp
+package client
 
 // The test binary is also the fixture MCP server: run with fixtureEnv set,
 // TestMain becomes a server (written with the Go SDK, on real stdio)

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package mcp
+package client
 
 import (
 	"errors"

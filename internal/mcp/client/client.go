@@ -1,8 +1,10 @@
-// Package mcp is askuser's one room for the Model Context Protocol: the
-// client that offers MCP servers' tools to a run (client*.go, config*.go,
-// result*.go, elicit*.go) and, beside it, `askuser mcp`'s server. It is the
-// only package that imports the MCP SDK (github.com/modelcontextprotocol/
-// go-sdk).
+// Package client is askuser's MCP client: it starts or connects to the MCP
+// servers of a run's --mcp-config (config*.go; stdio servers as processes,
+// proc*.go; HTTP ones, http.go, remote.go) and offers their tools to the
+// agent loop (tool.go, result.go), answering a server's elicitation
+// through askuser's frontends (elicit.go). With `askuser mcp`'s server,
+// package mcp, it is the only importer of the MCP SDK
+// (github.com/modelcontextprotocol/go-sdk).
 //
 // Invariants:
 //   - No SDK type crosses the package boundary: no aliases, no SDK values
@@ -25,7 +27,7 @@
 //     is an error result for the model that names the server and the tool;
 //     only the run's own cancellation, or a question that stops the run,
 //     is a Go error from Run.
-package mcp
+package client
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package mcp
+package client
 
 import (
 	"context"
@@ -94,7 +94,7 @@ func TestElicitationIsAskedInOrderAndAnsweredWithExactValues(t *testing.T) {
 }
 
 func TestEverythingFormRoundTripsThroughTheSDK(t *testing.T) {
-	schema, err := os.ReadFile("../elicit/testdata/everything.json")
+	schema, err := os.ReadFile("../../elicit/testdata/everything.json")
 	if err != nil {
 		t.Fatal(err)
 	}
