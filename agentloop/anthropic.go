@@ -38,8 +38,8 @@ var anthropicWording = wording{
 // than through the official SDK: askuser calls one endpoint, and the SDK
 // (anthropic-sdk-go v1.84) linked OpenTelemetry, gjson and sjson, a JSON
 // Schema reflector, YAML and webhook signing with it, 29 package
-// initialisers run at every start of every askuser process (README
-// "Development"). The requests are the SDK's, byte for byte, with the same
+// initialisers run at every start of every askuser process
+// (docs/development.md). The requests are the SDK's, byte for byte, with the same
 // x-api-key and anthropic-version headers; the retries are the SDKs':
 // 408/409/429/5xx and connection errors before the stream starts,
 // honouring x-should-retry, and retry-after-ms and retry-after up to

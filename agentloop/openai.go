@@ -34,8 +34,8 @@ var openaiWording = wording{
 // It speaks the wire format itself (postJSON, sseReader, openaiAccumulator)
 // rather than through the official SDK: askuser calls one endpoint of an
 // API whose Go SDK (v3) links all of it, 21 MB of a 52 MB binary,
-// and the largest of its package initialisers at every start (README
-// "Development"). The retries are the SDKs': 408/409/429/5xx and
+// and the largest of its package initialisers at every start
+// (docs/development.md). The retries are the SDKs': 408/409/429/5xx and
 // connection errors before the stream starts, honouring x-should-retry,
 // and retry-after-ms and retry-after up to maxRetryAfter (observe refuses
 // longer waits); waiting stops when the context ends.

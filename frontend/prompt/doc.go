@@ -27,7 +27,7 @@
 //     output; everything shown went through ask.Display first.
 //   - width.go holds askuser's one import of survey/v2 (textWidth).
 //
-// The terminal prompt's keys (README's "At the terminal" lists them too):
+// The terminal prompt's keys (docs/terminal.md lists them too):
 //
 //	↑ ↓ Home End        move in the list
 //	1-9                 pick (multi-select: tick); after the last option, Other

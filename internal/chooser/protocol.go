@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/internal/cmdutil"
+	"github.com/askuser/askuser/internal/iostreams"
 )
 
 // ProtocolFDFlag is --protocol-fd of ask, and of run and resume, whose
@@ -86,6 +87,22 @@ type LineWriter struct {
 func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: w} }
 
 func (l *LineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Verbatim is the same stream, serialised with it, whose lines are never
+// broken at the terminal's width (iostreams.Verbatim).
+func (l *LineWriter) Verbatim() io.Writer { return lockedTo{&l.mu, iostreams.Verbatim(l.w)} }
+
+// lockedTo writes to w under a lock it shares.
+type lockedTo struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedTo) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)

@@ -319,7 +319,11 @@ func (p *printer) result(r runResult) {
 				w = p.errOut
 				fmt.Fprintln(w)
 			}
-			fmt.Fprint(w, describePending(r))
+			// The first line says what waits; the rest (the questions,
+			// the commands, an answers file) is copied, so never broken.
+			head, rest, _ := strings.Cut(describePending(r), "\n")
+			fmt.Fprintln(w, head)
+			fmt.Fprint(iostreams.Verbatim(w), rest)
 		}
 	}
 }

@@ -10,8 +10,8 @@
 // The pages are written by Go code (html.go, card.go, pages.go), not
 // html/template: its executor calls methods by name through reflection,
 // which makes the linker keep every exported method of every type askuser
-// can reach, in every askuser process, a hook's included (README
-// "Development"). The
+// can reach, in every askuser process, a hook's included
+// (docs/development.md). The
 // markup is what the templates wrote, byte for byte (checked on 20,000
 // pages of hostile values when they were replaced), and every value goes
 // out through the escapers html/template chose for its place:
