@@ -10,7 +10,8 @@
 // Invariants:
 //   - One file imports github.com/AlecAivazis/survey/v2, for what it
 //     still does well, measuring text in terminal cells:
-//     frontend/prompt/width.go. survey is unmaintained upstream; keeping it
+//     frontend/survey.go, which hands the measure to the prompt's engine
+//     (frontend/prompt). survey is unmaintained upstream; keeping it
 //     in one file means replacing it touches one file.
 //   - Every Answer carries its Source, set by the frontend that produced it:
 //     ask.SourcePerson only when a person chose at the terminal, or a

@@ -3,6 +3,8 @@ package frontend
 import (
 	"os"
 
+	"github.com/AlecAivazis/survey/v2/terminal"
+
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/frontend/prompt"
 )
@@ -16,6 +18,11 @@ import (
 type Survey = prompt.Survey
 
 var _ ask.Frontend = (*Survey)(nil)
+
+// The prompt measures text as survey/v2 does (East Asian wide characters
+// take two cells): survey is unmaintained upstream, so this file holds
+// askuser's one import of it, and replacing it touches this file alone.
+func init() { prompt.UseWidth(terminal.StringWidth) }
 
 // NewSurvey returns a frontend that reads keys from in (a terminal; raw
 // mode is set on it while asking) and draws on out (a terminal; may be

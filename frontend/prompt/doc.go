@@ -25,7 +25,8 @@
 //     until the set is submitted at its review.
 //   - The prompt is drawn on the terminal it was given, never on standard
 //     output; everything shown went through ask.Display first.
-//   - width.go holds askuser's one import of survey/v2 (textWidth).
+//   - It imports no survey: frontend/survey.go, askuser's one import of
+//     survey/v2, gives it survey's measure of text (UseWidth).
 //
 // The terminal prompt's keys (docs/terminal.md lists them too):
 //

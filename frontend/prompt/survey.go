@@ -36,7 +36,8 @@ import (
 // scrollback for every key once a prompt is taller than the screen) and
 // never redraw on a resize. What survey still does well is measuring text
 // in terminal cells, East Asian wide characters included, and that is
-// all this package takes from it (width.go, its one survey import).
+// all askuser takes from it: frontend/survey.go, its one survey import,
+// hands the measure to this package (UseWidth).
 //
 // Plain mode (Plain, or a terminal that cannot be put in raw mode) writes
 // no escape sequence at all: numbered lines, and the answer typed as a

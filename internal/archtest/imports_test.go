@@ -102,7 +102,7 @@ func TestImportRules(t *testing.T) {
 	// survey is unmaintained upstream: one file holds it, so replacing it
 	// touches one file. What askuser still takes from it is measuring
 	// text in terminal cells, in the terminal prompt's engine.
-	only(t, files, "github.com/AlecAivazis/survey/v2", "frontend/prompt/width.go")
+	only(t, files, "github.com/AlecAivazis/survey/v2", "frontend/survey.go")
 	// The terminal prompt's engine is the survey frontend's: askuser sees
 	// only ask.Frontend.
 	only(t, files, module+"/frontend/prompt", "frontend/survey.go")
