@@ -1,6 +1,8 @@
 package channelwire
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -21,7 +23,23 @@ const AddressFile = "serve.url"
 // token.
 const MaxAddressBytes = 4 << 10
 
-// ServedAt is the address askuser serve left in stateDir, token included,
+// ServeDir is the folder where the askuser serve of store st keeps what it
+// leaves for the other processes of this machine (serve.lock, serve.url,
+// serve.token): the state directory itself for the state directory's
+// files, and for a team store a folder of the state directory named after
+// that store (stores/<12 hex digits of its name, password taken out>). A
+// serve of the files and a serve of a team store (or of two team stores)
+// from one state directory so never stand in each other's way, and a run
+// links to the serve of its own store.
+func ServeDir(st *session.Store) string {
+	if st.Backend == nil {
+		return st.Dir
+	}
+	sum := sha256.Sum256([]byte(st.Backend.Where("")))
+	return filepath.Join(st.Dir, "stores", hex.EncodeToString(sum[:6]))
+}
+
+// ServedAt is the address askuser serve left in stateDir (a ServeDir), token included,
 // or nil when none serves it. It is read through statefile: a FIFO there
 // is never waited on.
 func ServedAt(stateDir string) *url.URL {

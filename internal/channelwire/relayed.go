@@ -106,7 +106,7 @@ func (x *Relayed) Start(errOut io.Writer) {
 	}
 	st := x.place.Store
 	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st, Channels: x.served,
-		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return SetLink(st.Dir, e) }})
+		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return SetLink(ServeDir(st), e) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { x.relay.Run(ctx); close(done) }()
@@ -127,16 +127,16 @@ func (x *Relayed) Stop() {
 // said here names no token: a hook's or an MCP server's standard error
 // goes to the agent's host.
 func sayWhereToAnswer(p Place, errOut io.Writer) {
-	if u := InboxURL(p.Store.Dir, p.Session); u != "" {
+	if u := InboxURL(ServeDir(p.Store), p.Session); u != "" {
 		fmt.Fprintf(errOut, "askuser: answer in the inbox: %s\n", u)
 		return
 	}
-	_, err := os.Stat(filepath.Join(p.Store.Dir, AddressFile))
+	_, err := os.Stat(filepath.Join(ServeDir(p.Store), AddressFile))
 	serving := err == nil
 	switch {
 	case serving && p.Session == "":
 		where := ""
-		if u := InboxLink(p.Store.Dir, ""); u != "" {
+		if u := InboxLink(ServeDir(p.Store), ""); u != "" {
 			where = " (" + u + ")"
 		}
 		fmt.Fprintf(errOut, "askuser: answer on askuser serve's first page, under \"Asked outside a session\"%s, or in a chat channel it holds\n", where)

@@ -37,7 +37,7 @@ func servedElsewhere(st *session.Store, s relay.Served) error {
 			return err
 		}
 		release()
-		if _, err := os.Stat(filepath.Join(st.Dir, AddressFile)); err != nil || time.Now().After(deadline) {
+		if _, err := os.Stat(filepath.Join(ServeDir(st), AddressFile)); err != nil || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)

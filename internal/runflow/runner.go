@@ -77,7 +77,7 @@ func (r *runner) setup(ctx context.Context, stdinUsed bool) error {
 	if r.o.frontendSpec.Verbose {
 		fmt.Fprintf(r.f.IOStreams.ErrOut, "askuser: session %s, model %s, asking through %s: %s\n", r.sess.Meta.ID, describeProvider(r.prov), ch.Name, ch.Why)
 	}
-	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: string(r.sess.Meta.ID), errOut: r.f.IOStreams.ErrOut, url: ch.URL, stateDir: r.store.Dir}
+	r.notify = &notifier{cmd: r.o.notifyCmd, sessionID: string(r.sess.Meta.ID), errOut: r.f.IOStreams.ErrOut, url: ch.URL, stateDir: channelwire.ServeDir(r.store)}
 	w := &watched{inner: ch.FE, waitsForSomeone: ch.WaitsForSomeone(), notify: r.notify, lastInput: time.Now()}
 	if ch.Name == chooser.Survey && r.o.bell != "never" && ch.TTY != nil {
 		w.bell = ch.TTY

@@ -30,9 +30,10 @@ const maxServeLockBytes = 4 << 10
 // serveLock is serve.lock, held by this process.
 type serveLock struct{ f *os.File }
 
-// holdServe takes stateDir for this serve, or fails (a usage error)
-// naming the serve that has it.
-func holdServe(stateDir string) (*serveLock, error) {
+// holdServe takes stateDir (a ServeDir) for this serve, or fails (a usage
+// error) naming the serve that has it; what names what is served there,
+// when not stateDir itself (a team store).
+func holdServe(stateDir, what string) (*serveLock, error) {
 	if err := statefile.MkdirAll(stateDir, 0o700); err != nil {
 		return nil, fmt.Errorf("serve: state directory: %w", err)
 	}
@@ -40,8 +41,11 @@ func holdServe(stateDir string) (*serveLock, error) {
 	f, err := statefile.TryLock(path)
 	switch {
 	case errors.Is(err, statefile.ErrLocked):
+		if what == "" {
+			what = stateDir
+		}
 		return nil, cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("serve: %s is served by another askuser serve (%s); stop it first, or serve another --state-dir",
-			stateDir, describeServer(path)))
+			what, describeServer(path)))
 	case err != nil:
 		return nil, fmt.Errorf("serve: hold the state directory: %w", err)
 	}

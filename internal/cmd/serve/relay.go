@@ -71,7 +71,7 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 	}
 	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Deliveries: store.Deliveries(), Sessions: store, Channels: served,
 		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
-		Link: func(e session.Entry) string { return channelwire.SetLink(store.Dir, e) },
+		Link: func(e session.Entry) string { return channelwire.SetLink(channelwire.ServeDir(store), e) },
 		Resume: func(x session.Entry) error {
 			id, err := session.ParseID(x.Session) // checked when read; a resume takes only an ID
 			if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/askuser/askuser/internal/channelwire"
 	"github.com/askuser/askuser/internal/cmdutil"
 	"github.com/askuser/askuser/internal/inbox"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // Options are askuser serve's flags and arguments.
@@ -102,7 +103,15 @@ func serveRun(opts *Options) error {
 	if _, err := os.Stat(store.Dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("state directory: %w", err))
 	}
-	lock, err := holdServe(store.Dir)
+	// What this serve leaves for other processes (its lock, address and
+	// token) goes in its store's folder of the state directory, so a
+	// serve of the files does not block one of a team store.
+	dir := channelwire.ServeDir(store)
+	what := ""
+	if store.Backend != nil {
+		what = showing(store) + " from " + store.Dir
+	}
+	lock, err := holdServe(dir, what)
 	if err != nil {
 		return err
 	}
@@ -117,7 +126,7 @@ func serveRun(opts *Options) error {
 	}
 	tokenFile := opts.TokenFile
 	if tokenFile == "" {
-		tokenFile = filepath.Join(store.Dir, serveTokenFile)
+		tokenFile = filepath.Join(dir, serveTokenFile)
 	}
 	token, err := serveToken(tokenFile, opts.NewToken)
 	if err != nil {
@@ -134,9 +143,9 @@ func serveRun(opts *Options) error {
 	// The address is left before it is printed: whoever starts a run once
 	// serve printed it finds it (a run's notification links to its page).
 	lock.serving(in.URL())
-	forget := leaveAddress(store.Dir, in.URL(), ios.ErrOut)
+	forget := leaveAddress(dir, in.URL(), ios.ErrOut)
 	defer forget()
-	fmt.Fprintf(ios.ErrOut, "askuser: inbox of %s at %s\n", store.Dir, in.URL())
+	fmt.Fprintf(ios.ErrOut, "askuser: inbox of %s at %s\n", showing(store), in.URL())
 	stopRelay := serveRelay(store, in, served, ios.ErrOut)
 	<-opts.Context.Done()
 	stopRelay()
@@ -149,4 +158,13 @@ func serveRun(opts *Options) error {
 		fmt.Fprintln(ios.ErrOut, "askuser: stopped serving")
 	}
 	return nil
+}
+
+// showing names what a serve shows, in its first line: the team store,
+// its password taken out, or the state directory.
+func showing(store *session.Store) string {
+	if store.Backend != nil {
+		return "the team store " + store.Backend.Where("")
+	}
+	return store.Dir
 }
