@@ -129,8 +129,8 @@ func (r *surveyRun) finish() surveyResult {
 		r.t.Error("terminal left in raw mode")
 	}
 	r.tm.Close()
-	if !r.tm.Screen.CursorVisible() {
-		r.t.Error("cursor left hidden")
+	if !r.tm.Screen.CursorLeftShown() {
+		r.t.Errorf("cursor left hidden; the last bytes written: %s", r.tm.Screen.RawTail(120))
 	}
 	return res
 }
@@ -263,8 +263,8 @@ func TestSurveyContextEnds(t *testing.T) {
 			if screen := r.tm.Screen.String(); strings.Contains(screen, "Which database") || strings.Contains(screen, "esc cancel") {
 				t.Errorf("the prompt was left on the screen:\n%s", r.tm.Screen.Dump())
 			}
-			if !r.tm.Screen.CursorVisible() {
-				t.Error("cursor left hidden")
+			if !r.tm.Screen.CursorLeftShown() {
+				t.Errorf("cursor left hidden; the last bytes written: %s", r.tm.Screen.RawTail(120))
 			}
 		})
 	}

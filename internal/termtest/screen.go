@@ -22,6 +22,7 @@ package termtest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -242,6 +243,25 @@ func (s *Screen) Raw() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.raw.String()
+}
+
+// CursorLeftShown reports whether the program's last word on the cursor
+// was to show it: the last "\x1b[?25h" or "\x1b[?25l" among the bytes
+// written (true when it never hid it). It reads what was written, not the
+// emulator's state, so it judges the program alone.
+func (s *Screen) CursorLeftShown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	raw := s.raw.String()
+	return strings.LastIndex(raw, "\x1b[?25h") >= strings.LastIndex(raw, "\x1b[?25l")
+}
+
+// RawTail is the last n bytes written, quoted, for a failure message.
+func (s *Screen) RawTail(n int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	raw := s.raw.String()
+	return strconv.Quote(raw[max(len(raw)-n, 0):])
 }
 
 // CursorVisible reports whether the cursor is shown.
