@@ -144,7 +144,10 @@ func (h *html) inbox(d HomeData) {
 	if d.Filtered || d.WaitingTotal > d.Filter.PerPage || len(d.Machines) > 1 {
 		h.filters(d)
 	}
-	if p := d.Pager; p.Total != 0 {
+	// The pager shows when there is more than one page, or how many
+	// match a filter; one unfiltered page needs none (the count is in
+	// the heading).
+	if p := d.Pager; p.Total != 0 && (p.Prev != "" || p.Next != "" || d.Filtered) {
 		h.s("\n<p class=\"hint pager\">")
 		if p.Prev != "" || p.Next != "" {
 			h.s(`Showing `)
