@@ -93,7 +93,7 @@ func (in *Inbox) askedEntry(w http.ResponseWriter, r *http.Request) (session.Ent
 	key := r.PathValue("key")
 	e, err := in.store.Registry().Get(r.Context(), key)
 	if err != nil || e.Session != "" || len(e.Request.Questions) == 0 {
-		refuse(w, http.StatusNotFound, "no question waits at this address: it was answered and has gone, or the link is wrong; see the inbox's first page")
+		refusePage(w, r, http.StatusNotFound, "no question waits at this address: it was answered and has gone, or the link is wrong; see the inbox's first page")
 		return session.Entry{}, false
 	}
 	return e, true
@@ -146,7 +146,7 @@ func (in *Inbox) answerAsked(w http.ResponseWriter, r *http.Request) {
 	}
 	back := "/q/" + e.Key
 	if r.PathValue("card") != setKey(e.Request.ID) {
-		refuse(w, http.StatusNotFound, "no question set has that address; reload the page")
+		refusePage(w, r, http.StatusNotFound, "no question set has that address; reload the page")
 		return
 	}
 	v, _ := in.askedCard(r.Context(), e)
@@ -167,7 +167,7 @@ func (in *Inbox) answerAsked(w http.ResponseWriter, r *http.Request) {
 		session.Delivery{Answers: answers, By: ByPage, At: time.Now()})
 	var first *session.AnsweredError
 	if err != nil && !errors.As(err, &first) {
-		refuse(w, http.StatusInternalServerError, "your answer could not be recorded ("+ask.Display(err.Error())+"); nothing was sent: answer again")
+		refusePage(w, r, http.StatusInternalServerError, "your answer could not be recorded ("+ask.Display(err.Error())+"); nothing was sent: answer again")
 		return
 	}
 	if first == nil {
@@ -198,7 +198,7 @@ func (in *Inbox) showAskedInput(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PathValue("card") != setKey(e.Request.ID) {
-		refuse(w, http.StatusNotFound, "no question set has that address; reload the page")
+		refusePage(w, r, http.StatusNotFound, "no question set has that address; reload the page")
 		return
 	}
 	serveDetail(w, e.Request)

@@ -26,7 +26,7 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 	s.mux.HandleFunc("GET /input/{key}", func(w http.ResponseWriter, r *http.Request) {
 		req, found := b.request(r.PathValue("key"))
 		if !found {
-			refuse(w, http.StatusNotFound, "no question set has that address; reload the page")
+			refusePage(w, r, http.StatusNotFound, "no question set has that address; reload the page")
 			return
 		}
 		serveDetail(w, req)
@@ -36,7 +36,7 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 		err := b.Submit(key, r.PostForm)
 		v, found := b.view(key, s.guard.csrf)
 		if !found {
-			refuse(w, http.StatusNotFound, "no question set has that address; reload the page")
+			refusePage(w, r, http.StatusNotFound, "no question set has that address; reload the page")
 			return
 		}
 		submitted(w, r, v, err, "/")
@@ -65,7 +65,7 @@ func submitted(w http.ResponseWriter, r *http.Request, v page.CardView, err erro
 	var fe *FormError
 	switch {
 	case errors.As(err, &fe):
-		refuse(w, http.StatusBadRequest, fe.Msg)
+		refusePage(w, r, http.StatusBadRequest, fe.Msg)
 		return
 	case errors.As(err, new(answeredBy)):
 		code, v.Flash = http.StatusConflict, err.Error()+"; your answer was not used."
@@ -74,12 +74,12 @@ func submitted(w http.ResponseWriter, r *http.Request, v page.CardView, err erro
 	case errors.Is(err, ErrWithdrawn):
 		code, v.Flash = http.StatusConflict, "This question set is no longer waiting, so your answer was not used."
 	case err != nil:
-		refuse(w, http.StatusInternalServerError, err.Error())
+		refusePage(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
 	if !isFetch(r) {
 		if code != http.StatusOK {
-			refuse(w, code, v.Flash)
+			refusePage(w, r, code, v.Flash)
 			return
 		}
 		http.Redirect(w, r, back+"#set-"+v.Key, http.StatusSeeOther)
@@ -87,7 +87,7 @@ func submitted(w http.ResponseWriter, r *http.Request, v page.CardView, err erro
 	}
 	body, rerr := page.Render("card", v)
 	if rerr != nil {
-		refuse(w, http.StatusInternalServerError, rerr.Error())
+		refusePage(w, r, http.StatusInternalServerError, rerr.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

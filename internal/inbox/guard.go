@@ -7,10 +7,13 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"io"
 	"mime"
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // MaxBodyBytes bounds a POST body: four questions with Other text at its
@@ -110,10 +113,14 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setHeaders(w.Header())
 		if g.loopback && !loopbackHost(r.Host) {
-			refuse(w, http.StatusForbidden, "askuser serves this page on a loopback address only; open the URL askuser printed")
+			refusePage(w, r, http.StatusForbidden, "askuser serves this page on a loopback address only; open the URL askuser printed")
 			return
 		}
 		if g.serveProbe(w, r) {
+			return
+		}
+		if isStylesheet(r) {
+			next.ServeHTTP(w, r)
 			return
 		}
 		if !g.authorised(w, r) {
@@ -134,7 +141,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 	if q := r.URL.Query().Get("token"); q != "" {
 		if !sameSecret(q, g.token) {
-			refuse(w, http.StatusForbidden, "the token in this URL is wrong; open the URL askuser printed")
+			refusePage(w, r, http.StatusForbidden, "the token in this URL is wrong; open the URL askuser printed")
 			return false
 		}
 		if g.moveHome(w, r) {
@@ -157,10 +164,10 @@ func (g *guard) authorised(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if g.cookieAge > 0 {
-		refuse(w, http.StatusForbidden, notOpenedHere)
+		refusePage(w, r, http.StatusForbidden, notOpenedHere)
 		return false
 	}
-	refuse(w, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
+	refusePage(w, r, http.StatusForbidden, "this page needs the token in the URL askuser printed (…/?token=…); open that URL")
 	return false
 }
 
@@ -249,6 +256,42 @@ func refuse(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(code)
 	_, _ = w.Write([]byte("askuser: " + msg + "\n"))
+}
+
+// refusePage is refuse for a request that may come from a person's
+// browser: a page load gets the message on a page styled as the rest
+// (page.Refused), anything else (a script, curl, a form's fetch) the
+// plain text.
+func refusePage(w http.ResponseWriter, r *http.Request, code int, msg string) {
+	if r.Method != http.MethodGet || !wantsPage(r) {
+		refuse(w, code, msg)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = io.WriteString(w, page.Refused(code, http.StatusText(code), upperFirst(msg)))
+}
+
+// wantsPage reports whether r is a browser loading a page: it navigates,
+// or it takes HTML.
+func wantsPage(r *http.Request) bool {
+	return r.Header.Get("Sec-Fetch-Mode") == "navigate" || strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// upperFirst begins msg with a capital letter, as a sentence on a page.
+func upperFirst(msg string) string {
+	if msg == "" || msg[0] < 'a' || msg[0] > 'z' {
+		return msg
+	}
+	return string(msg[0]-'a'+'A') + msg[1:]
+}
+
+// isStylesheet reports whether r loads the pages' stylesheet, which a
+// refused page needs before the browser has the cookie. It is the same
+// for everyone and holds nothing of any session; the script and every
+// other path still need the cookie.
+func isStylesheet(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == "/assets/page.css"
 }
 
 // loopbackHost reports whether a Host header names this machine by a

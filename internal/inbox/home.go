@@ -136,7 +136,7 @@ func (g *guard) bounceHome(w http.ResponseWriter, r *http.Request) bool {
 	if g.cookieAge > 0 {
 		why = notOpenedHere
 	}
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+page.BounceScriptHash+"'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+page.BounceScriptHash+"'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	writeHome(w, http.StatusForbidden, "bounce", page.MoveData{Key: g.homeKey(), Why: "askuser: " + why})
 	return true
 }

@@ -98,7 +98,7 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 		f := parseFilter(r.URL.Query())
 		data, err := in.home(f)
 		if err != nil {
-			refuse(w, http.StatusInternalServerError, err.Error())
+			refusePage(w, r, http.StatusInternalServerError, err.Error())
 			return
 		}
 		// The live update fetches the same page, filters and all.
@@ -250,7 +250,7 @@ func stamp(h io.Writer, path string) {
 func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 	sess, err := in.loadSession(r)
 	if err != nil {
-		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
+		refusePage(w, r, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	sid := sess.Meta.ID
@@ -269,14 +269,14 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 			submitted(w, r, v, ErrAlreadyAnswered, back)
 			return
 		}
-		refuse(w, http.StatusConflict, "this question set is no longer waiting (it was answered, or the session went on); reload the page")
+		refusePage(w, r, http.StatusConflict, "this question set is no longer waiting (it was answered, or the session went on); reload the page")
 		return
 	}
 	live := in.answers.Live(id, *set)
 	if (run == nil || !run.running) && in.store.InUse(id) && !live {
 		// The run itself, or a resume at a terminal, holds the journal
 		// and does not wait on the mailbox: say so now.
-		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
+		refusePage(w, r, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
 			" (it is running, or asking for "+page.KindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
 		return
 	}

@@ -145,7 +145,7 @@ func (s *Server) Close(ctx context.Context) error {
 func writePage(w http.ResponseWriter, r *http.Request, frame page.PageData, name string, data any) {
 	body, err := page.Render(name, data)
 	if err != nil {
-		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
+		refusePage(w, r, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -168,7 +168,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	case s.streams <- struct{}{}:
 		defer func() { <-s.streams }()
 	default:
-		refuse(w, http.StatusServiceUnavailable, "too many pages are open at once; close some")
+		refusePage(w, r, http.StatusServiceUnavailable, "too many pages are open at once; close some")
 		return
 	}
 	rc := http.NewResponseController(w)

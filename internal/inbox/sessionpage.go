@@ -15,7 +15,7 @@ import (
 func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	sess, err := in.loadSession(r)
 	if err != nil {
-		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
+		refusePage(w, r, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	sum := sess.Summary()
@@ -94,7 +94,7 @@ func (in *Inbox) pendingCards(d *page.SessionData, sets []session.Waiting, run *
 func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 	sess, err := in.loadSession(r)
 	if err != nil {
-		refuse(w, http.StatusNotFound, ask.Display(err.Error()))
+		refusePage(w, r, http.StatusNotFound, ask.Display(err.Error()))
 		return
 	}
 	key := r.PathValue("key")
@@ -112,5 +112,5 @@ func (in *Inbox) showInput(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	refuse(w, http.StatusNotFound, "session "+string(sess.Meta.ID)+" has no question set at that address; reload its page")
+	refusePage(w, r, http.StatusNotFound, "session "+string(sess.Meta.ID)+" has no question set at that address; reload its page")
 }

@@ -58,11 +58,12 @@ func Home(name string, d MoveData) string {
 		h.url(d.To)
 		h.s(`">Open askuser</a></p></body></html>`)
 	case "bounce":
-		h.s(`</head><body><p id="bounce" data-key="`)
+		h.s(`<link rel="stylesheet" href="/assets/page.css"></head><body><header class="top"><a class="brand" href="/">askuser</a></header>` +
+			"\n<main><section class=\"panel refused\"><p id=\"bounce\" data-key=\"")
 		h.t(d.Key)
 		h.s(`">`)
 		h.t(d.Why)
-		h.s("</p>\n<script>", bounceScript, "</script></body></html>")
+		h.s("</p></section></main>\n<script>", bounceScript, "</script></body></html>")
 	}
 	return h.String()
 }

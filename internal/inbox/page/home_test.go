@@ -15,7 +15,8 @@ var homeTemplates = htmltemplate.Must(htmltemplate.New("").Parse(`
 <p id="move" data-to="{{.To}}" data-here="{{.Here}}" data-home="{{.Home}}" data-probe="{{.Probe}}" data-key="{{.Key}}">Opening askuser at its own address, {{.Home}}, where this browser keeps its cookie from the other servers on this machine…</p>
 <script>` + moveScript + `</script></body></html>{{end}}
 {{define "reload"}}{{template "head"}}<meta http-equiv="refresh" content="0;url={{.To}}"></head><body><p><a href="{{.To}}">Open askuser</a></p></body></html>{{end}}
-{{define "bounce"}}{{template "head"}}</head><body><p id="bounce" data-key="{{.Key}}">{{.Why}}</p>
+{{define "bounce"}}{{template "head"}}<link rel="stylesheet" href="/assets/page.css"></head><body><header class="top"><a class="brand" href="/">askuser</a></header>
+<main><section class="panel refused"><p id="bounce" data-key="{{.Key}}">{{.Why}}</p></section></main>
 <script>` + bounceScript + `</script></body></html>{{end}}`))
 
 // Each page, for hostile values in every field, is html/template's byte
