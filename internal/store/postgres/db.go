@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -272,7 +273,31 @@ type scrubbed struct {
 	password string
 }
 
-func (s scrubbed) Error() string { return scrub(s.err.Error(), s.password) }
+func (s scrubbed) Error() string { return scrub(onceEach(s.err.Error()), s.password) }
+
+// onceEach is an error's message with each of its reasons once: the
+// driver tries a host once with TLS and once without, and says each
+// attempt's failure on a line of its own, often the same words twice (and
+// a lookup's failure again beneath the line that gives it). A line said
+// already, or the end of one said already, is left out; one reason left
+// stays on the first line.
+func onceEach(msg string) string {
+	lines := strings.Split(msg, "\n")
+	kept := lines[:1]
+	var said []string
+	for _, l := range lines[1:] {
+		t := strings.TrimSpace(l)
+		if t == "" || slices.ContainsFunc(said, func(s string) bool { return strings.HasSuffix(s, t) }) {
+			continue
+		}
+		said = append(said, t)
+		kept = append(kept, l)
+	}
+	if len(kept) == 2 && strings.HasSuffix(kept[0], ":") {
+		return kept[0] + " " + said[0]
+	}
+	return strings.Join(kept, "\n")
+}
 func (s scrubbed) Unwrap() error { return s.err }
 
 // namedChars is how long a store's name in messages may be before it is

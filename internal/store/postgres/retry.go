@@ -215,5 +215,5 @@ func reason(err error) string {
 	if errors.As(err, &pgErr) {
 		return pgErr.Message + " (SQLSTATE " + pgErr.Code + ")"
 	}
-	return unwrapAll(err).Error()
+	return onceEach(unwrapAll(err).Error())
 }

@@ -85,3 +85,40 @@ func ownBackend(t *testing.T) (*pgtest.Server, *Backend) {
 	t.Cleanup(func() { b.Close() })
 	return srv, b
 }
+
+// A store that cannot be reached says why once: the driver's two tries of
+// one host (with TLS, then without) fail alike, and the message said each
+// of them, word for word.
+func TestUnreachableSaysWhyOnce(t *testing.T) {
+	for _, url := range []string{"postgres://nobody@127.0.0.1:1/x?connect_timeout=5", "postgres://nobody@127.0.0.1:1/x?connect_timeout=5&sslmode=require"} {
+		_, err := Open(t.Context(), url)
+		if err == nil {
+			t.Fatalf("%s opened", url)
+		}
+		msg := err.Error()
+		seen := map[string]bool{}
+		for _, l := range strings.Split(msg, "\n") {
+			l = strings.TrimSpace(l)
+			if seen[l] {
+				t.Errorf("%s: the line %q is said twice:\n%s", url, l, msg)
+			}
+			seen[l] = true
+		}
+		for _, reason := range []string{"connection refused", "no such host", "server misbehaving", "i/o timeout"} {
+			if n := strings.Count(msg, reason); n > 1 {
+				t.Errorf("%s: %q is said %d times:\n%s", url, reason, n, msg)
+			}
+		}
+	}
+	// A name that does not resolve: the lookup's failure, and again
+	// beneath it alone (no lookup is made here: the words are pgx's).
+	lookup := "failed to connect to `user=nobody database=x`:\n\thostname resolving error: lookup nowhere.invalid: no such host\n\tlookup nowhere.invalid: no such host"
+	if got, want := onceEach(lookup), "failed to connect to `user=nobody database=x`: hostname resolving error: lookup nowhere.invalid: no such host"; got != want {
+		t.Errorf("onceEach =\n%s\nwant\n%s", got, want)
+	}
+	// Two hosts that fail differently keep both lines.
+	two := "failed to connect:\n\ta:1 (a): dial error: refused\n\tb:1 (b): dial error: refused"
+	if got := onceEach(two); got != two {
+		t.Errorf("onceEach dropped a host's reason:\n%s", got)
+	}
+}
