@@ -135,6 +135,7 @@ var ruleTable = []ruleCase{
 	{denyRm, "", "sudo -u root rm -rf x", "denied", "behind `sudo`, `env`, `nice`, `timeout`, `nohup`, `command`, `exec`, `time`"},
 	{denyRm, "", "env X=1 rm -rf x", "denied", ""},
 	{denyRm, "", "command rm -rf x", "denied", ""},
+	{denyRm, "", "command -v rm", "asked", "`command -v` and `command -V` only say what a name is: no deny rule of that name holds them"},
 	{denyRm, "", "timeout 5 rm -rf x", "denied", ""},
 	{denyRm, "", "noglob rm -rf *", "denied", "zsh's `noglob` and `nocorrect` too"},
 	{denyRm, "", "find . -name '*.o' | xargs -n1 rm", "denied", "behind `xargs`"},

@@ -174,7 +174,7 @@ func (a *shellReader) wrapped(c Cmd, ws []word, redirs []*syntax.Redirect, w *wr
 		}
 	}
 	switch {
-	case ok && inner >= len(ws):
+	case ok && (inner >= len(ws) || describesOnly(ws[:inner])):
 		a.add(c)
 		if base := commandBase(ws[0]); base == "sudo" || base == "doas" {
 			a.fedShell(name, redirs) // sudo -s, sudo -i, doas -s: a shell
@@ -196,6 +196,21 @@ func (a *shellReader) wrapped(c Cmd, ws []word, redirs []*syntax.Redirect, w *wr
 		a.add(c)
 		a.everyReading(ws, redirs)
 	}
+}
+
+// describesOnly reports whether a wrapper's name and options (ws, up to
+// the command) say what a name is rather than run it: command -v and
+// command -V print how bash would take the words after them.
+func describesOnly(ws []word) bool {
+	if commandBase(ws[0]) != "command" {
+		return false
+	}
+	for _, w := range ws[1:] {
+		if v := w.value; len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "vV") {
+			return true
+		}
+	}
+	return false
 }
 
 // xargsReplace is the text xargs -I (--replace) replaces with words from
