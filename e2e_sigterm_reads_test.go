@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,9 @@ func TestSIGTERMEndsEveryWait(t *testing.T) {
 		// ready waits until askuser waits; nil: it waits on fifo.
 		ready func(t *testing.T, p *exec.Cmd, stderr *syncBuffer)
 		code  int
+		// fullFD3 gives askuser a descriptor 3 whose pipe is full and
+		// whose reader never reads.
+		fullFD3 bool
 	}{
 		{name: "ask --answers FIFO", args: []string{"ask", db, "--answers", fifo}, code: 130},
 		{name: "ask FIFO", args: []string{"ask", fifo, "--frontend", "auto"}, code: 130},
@@ -73,6 +77,8 @@ func TestSIGTERMEndsEveryWait(t *testing.T) {
 			}},
 		{name: "ask --frontend stdio", args: []string{"ask", db, "--frontend", "stdio"}, code: 130,
 			ready: func(t *testing.T, p *exec.Cmd, _ *syncBuffer) { waitReadingStdin(t, p.Process.Pid) }},
+		{name: "ask --protocol-fd 3, nobody reading it", args: []string{"ask", db, "--frontend", "stdio", "--protocol-fd", "3"}, code: 130, fullFD3: true,
+			ready: func(t *testing.T, p *exec.Cmd, _ *syncBuffer) { waitBlockedWriting(t, p.Process.Pid) }},
 		{name: "ask --frontend web", args: []string{"ask", db, "--frontend", "web"}, code: 130,
 			ready: func(t *testing.T, _ *exec.Cmd, stderr *syncBuffer) {
 				for deadline := time.Now().Add(waitLimit); !urlPattern.MatchString(stderr.String()); time.Sleep(10 * time.Millisecond) {
@@ -94,6 +100,9 @@ func TestSIGTERMEndsEveryWait(t *testing.T) {
 			var stdout bytes.Buffer
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &stdout, stderr
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if tc.fullFD3 {
+				cmd.ExtraFiles = []*os.File{fullPipe(t)}
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -122,5 +131,52 @@ func TestSIGTERMEndsEveryWait(t *testing.T) {
 				t.Errorf("after %s: exit %d (%v), want %d saying SIGTERM\nstdout %q\nstderr %q", took, code, werr, tc.code, stdout.String(), stderr.String())
 			}
 		})
+	}
+}
+
+// fullPipe is the write end of a pipe filled to capacity, whose read end
+// this test keeps open and never reads.
+func fullPipe(t *testing.T) *os.File {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	// os.Pipe's ends are non-blocking: a write that would block fails at
+	// once, so the pipe is full when one does.
+	chunk := make([]byte, 4096)
+	for {
+		if err := w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(chunk); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return w
+			}
+			t.Fatal(err)
+		}
+	}
+}
+
+// waitBlockedWriting waits until a thread of process pid is blocked
+// writing to a pipe (its wchan is pipe_write).
+func waitBlockedWriting(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/wchan")
+		for _, task := range tasks {
+			if b, err := os.ReadFile(task); err == nil && strings.Contains(string(b), "pipe_write") {
+				return
+			}
+		}
+		if len(tasks) == 0 {
+			t.Skip("no /proc/PID/task/*/wchan here")
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("askuser never blocked writing to its full descriptor 3")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

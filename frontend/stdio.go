@@ -87,6 +87,10 @@ var (
 type openSet struct {
 	req  ask.Request
 	done chan setResult // buffered; receives exactly one result
+	// opened is set once the set is registered, abandoned when its asker
+	// stopped waiting before that (both under mu): an abandoned set is
+	// never opened.
+	opened, abandoned bool
 }
 
 type setResult struct {
@@ -127,19 +131,45 @@ func (s *Stdio) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, error) 
 	}
 	qline := wire.Encode(wire.NewQuestion(req, s.cfg.SessionID))
 	set := &openSet{req: req, done: make(chan setResult, 1)}
-	s.outMu.Lock()
-	errLines, err := s.open(set)
-	if err != nil {
-		s.outMu.Unlock()
-		return nil, err
+	// The line is written aside, so a reader that stopped reading (a full
+	// pipe) never keeps ctx's end (a signal, --ask-timeout) from ending the
+	// wait: the write is left to finish or fail on its own.
+	wrote := make(chan error, 1)
+	go func() {
+		s.outMu.Lock()
+		defer s.outMu.Unlock()
+		errLines, err := s.open(set)
+		if err == nil {
+			err = s.write(qline, errLines)
+			if err != nil {
+				err = fmt.Errorf("%w: write question set %s: %w", ask.ErrNoAnswer, req.ID, err)
+			}
+		}
+		wrote <- err
+	}()
+	var err error
+	select {
+	case err = <-wrote:
+	case <-ctx.Done():
+		s.mu.Lock()
+		set.abandoned = true
+		closed := s.closeSetLocked(set)
+		opened := set.opened
+		s.mu.Unlock()
+		if opened && !closed {
+			// A line queued before the set was asked answered it: the
+			// answer was consumed, so return it rather than lose it.
+			if r := <-set.done; r.err == nil {
+				return r.answers, nil
+			}
+		}
+		return nil, ask.CtxErr(ctx)
 	}
-	err = s.write(qline, errLines)
-	s.outMu.Unlock()
 	if err != nil {
 		s.mu.Lock()
 		s.closeSetLocked(set)
 		s.mu.Unlock()
-		return nil, fmt.Errorf("%w: write question set %s: %w", ask.ErrNoAnswer, req.ID, err)
+		return nil, err
 	}
 	select {
 	case r := <-set.done:
@@ -205,9 +235,13 @@ func (s *Stdio) NextUser(ctx context.Context) (json.RawMessage, error) {
 func (s *Stdio) open(set *openSet) ([][]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if set.abandoned {
+		return nil, fmt.Errorf("%w: question set %s was no longer waited on when it could be written", ask.ErrNoAnswer, set.req.ID)
+	}
 	if s.findSetLocked(set.req.ID) != nil {
 		return nil, fmt.Errorf("stdio frontend: question set %q is already open", set.req.ID)
 	}
+	set.opened = true
 	s.sets = append(s.sets, set)
 	queued := s.queued
 	s.queued = nil
