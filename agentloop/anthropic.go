@@ -72,7 +72,7 @@ func NewAnthropic(cfg ProviderConfig) *Anthropic {
 	p.header = http.Header{
 		"Content-Type":      {"application/json"},
 		"Accept":            {"application/json"},
-		"User-Agent":        {"askuser"},
+		"User-Agent":        {cfg.userAgent()},
 		"Anthropic-Version": {anthropicVersion},
 	}
 	if cfg.APIKey != "" {

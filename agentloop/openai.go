@@ -64,7 +64,7 @@ func NewOpenAI(cfg ProviderConfig) *OpenAI {
 	p.header = http.Header{
 		"Content-Type": {"application/json"},
 		"Accept":       {"text/event-stream"},
-		"User-Agent":   {"askuser"},
+		"User-Agent":   {cfg.userAgent()},
 	}
 	if cfg.APIKey != "" {
 		p.header.Set("Authorization", "Bearer "+cfg.APIKey)

@@ -1,6 +1,7 @@
 package agentloop
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +36,12 @@ type ProviderConfig struct {
 	// network failure; 0 means the provider's default (90 s for Anthropic,
 	// 5 min for OpenAI) and a negative value means no limit.
 	StreamIdleTimeout time.Duration
+	// UserAgent is the User-Agent header sent; "" means "askuser".
+	UserAgent string
 }
+
+// userAgent is the User-Agent header cfg sends.
+func (cfg ProviderConfig) userAgent() string { return cmp.Or(cfg.UserAgent, "askuser") }
 
 const (
 	defaultMaxTokens  = 8192

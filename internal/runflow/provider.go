@@ -10,6 +10,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/build"
 	"github.com/askuser/askuser/internal/cmdutil"
 	"github.com/askuser/askuser/internal/session"
 )
@@ -103,7 +104,7 @@ func newProvider(ctx context.Context, p providerSpec, f *cmdutil.Factory) (agent
 		}
 	}
 	cfg := agentloop.ProviderConfig{APIKey: p.apiKey, BaseURL: p.baseURL, Model: p.model, MaxRetries: p.maxRetries,
-		StreamIdleTimeout: p.streamIdle}
+		StreamIdleTimeout: p.streamIdle, UserAgent: "askuser/" + build.Current()}
 	if p.maxRetries == 0 {
 		cfg.MaxRetries = -1 // zero retries asked for explicitly
 	}
