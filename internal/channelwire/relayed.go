@@ -106,7 +106,7 @@ func (x *Relayed) Start(errOut io.Writer) {
 	}
 	st := x.place.Store
 	x.relay = relay.New(relay.Config{Mailbox: st.Mailbox(), Registry: st.Registry(), Deliveries: st.Deliveries(), Sessions: st, Channels: x.served,
-		Hold: st.HoldChannel, Log: errOut, Link: func(e session.Entry) string { return SetLink(ServeDir(st), e) }})
+		Hold: st.HoldChannel, Lost: st.ChannelLost, Log: errOut, Link: func(e session.Entry) string { return SetLink(ServeDir(st), e) }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { x.relay.Run(ctx); close(done) }()

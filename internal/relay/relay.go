@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -31,6 +30,11 @@ type Config struct {
 	// lock that makes it the one process serving a channel.
 	Channels []Served
 	Hold     func(name string) (release func(), err error)
+	// Lost reports whether this process lost its hold of a channel to
+	// another while it could not reach the store (a team store's lease
+	// expired); nil: never (a file lock is never lost). A lost channel
+	// is no longer served here (hold.go).
+	Lost func(name string) bool
 	// WaitForHold keeps trying to hold a channel another process holds,
 	// and takes it when that one ends (askuser serve, after a live run).
 	WaitForHold bool
@@ -182,48 +186,6 @@ func (r *Relay) Run(ctx context.Context) {
 	r.flush(work)
 	close(r.lastPassed)
 	wg.Wait()
-}
-
-// serve holds channel s and serves it until ctx ends.
-func (r *Relay) serve(ctx context.Context, s Served) {
-	name := s.Channel.Name()
-	release, ok := r.hold(ctx, name)
-	if !ok {
-		return
-	}
-	defer release()
-	r.setHeld(name, true)
-	defer r.setHeld(name, false)
-	r.Wake()
-	if err := s.Channel.Serve(ctx, &host{r: r, s: s}); err != nil {
-		r.logf(name, "askuser: %s stopped serving: %v", name, err)
-	}
-	if ctx.Err() != nil {
-		// The last pass shows outcomes on the channels held only: a
-		// Serve that returned at once must not leave it nothing to show.
-		<-r.lastPassed
-	}
-}
-
-// hold takes the channel's lock, waiting for it when WaitForHold says so.
-func (r *Relay) hold(ctx context.Context, name string) (func(), bool) {
-	for {
-		release, err := r.cfg.Hold(name)
-		if err == nil {
-			return release, true
-		}
-		if !errors.Is(err, session.ErrChannelHeld) {
-			r.logf(name, "askuser: %s: %v", name, err)
-			return nil, false
-		}
-		if !r.cfg.WaitForHold {
-			return nil, false
-		}
-		r.logf(name, "askuser: %s is served by another askuser process now; taking it over when that one ends", name)
-		if channel.Sleep(ctx, time.Second) != nil {
-			return nil, false
-		}
-	}
 }
 
 func (r *Relay) setHeld(name string, on bool) {

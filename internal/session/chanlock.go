@@ -26,6 +26,15 @@ func (st *Store) HoldChannel(name string) (release func(), err error) {
 	return st.backend().HoldChannel(name)
 }
 
+// ChannelLost reports whether this process held channel name and lost it
+// to another process while it could not reach the store: a team store's
+// lease expires when its holder is away longer than the lease. A file
+// lock is never lost.
+func (st *Store) ChannelLost(name string) bool {
+	l, ok := st.backend().(interface{ ChannelLost(name string) bool })
+	return ok && l.ChannelLost(name)
+}
+
 // HoldChannel holds channels/<name>.lock.
 func (f files) HoldChannel(name string) (release func(), err error) {
 	dir, err := f.st.ownDir("channels")

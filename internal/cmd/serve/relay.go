@@ -70,7 +70,7 @@ func serveRelay(store *session.Store, in *inbox.Inbox, served []relay.Served, er
 		fmt.Fprintf(errOut, "askuser: serving chat channels: %s\n", strings.Join(names, ", "))
 	}
 	r := relay.New(relay.Config{Mailbox: store.Mailbox(), Registry: store.Registry(), Deliveries: store.Deliveries(), Sessions: store, Channels: served,
-		Hold: store.HoldChannel, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
+		Hold: store.HoldChannel, Lost: store.ChannelLost, WaitForHold: true, Inbox: true, Log: errOut, Resuming: in.IsResuming,
 		Link: func(e session.Entry) string { return channelwire.SetLink(channelwire.ServeDir(store), e) },
 		Resume: func(x session.Entry) error {
 			id, err := session.ParseID(x.Session) // checked when read; a resume takes only an ID

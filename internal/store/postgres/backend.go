@@ -230,6 +230,10 @@ func (b *Backend) HoldChannel(name string) (func(), error) {
 	return release, nil
 }
 
+// ChannelLost reports whether this process held chat channel name and
+// another took it while this one was away from the store past its lease.
+func (b *Backend) ChannelLost(name string) bool { return b.db.Lost("channel:" + name) }
+
 // appender writes a held session's records.
 type appender struct {
 	b *Backend
