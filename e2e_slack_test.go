@@ -559,6 +559,12 @@ func TestSlackFindsTheMessageAKilledServeSent(t *testing.T) {
 	r.connections(t, 2)
 	r.submit(t, m, slackAlice, false, slackfake.Pick{Options: []int{1}})
 	r.updated(t, m.TS, "Answered: SQLite — by @alice on Slack")
+	// serve's background resume posts what the agent did next when it
+	// ends; the test ends after it, not while it still writes the state
+	// directory (whose removal then failed now and then).
+	if !r.fake.WaitFor(waitLimit, func(s *slackfake.Server) bool { return threadReplies(r, m.TS) > 0 }) {
+		t.Fatalf("what the agent did next was not posted in the thread:\n%s\nserve: %s", r.fake.Views(), second.stderr)
+	}
 	if n := len(r.fake.Messages()); n < 1 || len(r.fake.Calls("chat.postMessage")) != 1+threadReplies(r, m.TS) {
 		t.Errorf("the question was posted again:\n%s", r.fake.Views())
 	}
