@@ -31,15 +31,21 @@ func TestWebCardAsksBeforeNothingSelected(t *testing.T) {
 	printed := p.url(t)
 
 	// Over plain HTTP, as a page without the question would post it.
+	// The URL is printed as the server starts; the card's set comes a
+	// moment later, so the page is loaded until it shows the form.
 	c := &http.Client{Jar: newJar(), Timeout: 10 * time.Second}
-	res, err := c.Get(printed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := readBody(t, res)
-	action, csrf := formAction.FindStringSubmatch(page), formCSRF.FindStringSubmatch(page)
-	if action == nil || csrf == nil {
-		t.Fatalf("no form on the card:\n%s", page)
+	var page string
+	var action, csrf []string
+	for deadline := time.Now().Add(waitLimit); action == nil || csrf == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no form on the card:\n%s", page)
+		}
+		res, err := c.Get(printed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page = readBody(t, res)
+		action, csrf = formAction.FindStringSubmatch(page), formCSRF.FindStringSubmatch(page)
 	}
 	if !strings.Contains(page, `name="q1.none"`) || !strings.Contains(page, "Submit with nothing selected") {
 		t.Errorf("the card offers no way to confirm nothing selected without its script:\n%s", page)
@@ -65,7 +71,7 @@ func TestWebCardAsksBeforeNothingSelected(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(printed), chromedp.WaitVisible(css(`form.set`))); err != nil {
 		t.Fatalf("loading the card: %v\nstderr: %s", err, p.stderr)
 	}
-	err = chromedp.Do(ctx,
+	err := chromedp.Do(ctx,
 		chromedp.Click(css(`form.set button[type="submit"]`)),
 		chromedp.WaitVisible(css(`.confirm-none`)),
 	)
