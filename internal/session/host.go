@@ -77,8 +77,11 @@ type HostRecord struct {
 	// defer, so a continue cut short can tell whether the host took it.
 	Prompt string `json:"prompt,omitempty"`
 	// Lost says the host dropped Call: it can no longer be continued.
-	Lost   bool   `json:"lost,omitempty"`
-	Detail string `json:"detail,omitempty"`
+	Lost bool `json:"lost,omitempty"`
+	// Started is when the agent was started, for a running record: where
+	// it stopped is looked for in what it wrote since.
+	Started time.Time `json:"started,omitzero"`
+	Detail  string    `json:"detail,omitempty"`
 }
 
 // HostSessionID is the askuser session of a host's session id when askuser
@@ -121,6 +124,10 @@ func (s *Session) noteHost(h HostRecord) {
 	s.Host = &h
 }
 
+// The Host methods record and apply at once: a host session has no agent
+// loop keeping its State, so the session keeps it as replaying its journal
+// would.
+
 // HostCall records that the agent's call asks req, at at: the set first
 // (on its own it lists nothing), then the call.
 func (s *Session) HostCall(call agentloop.Block, req ask.Request, at time.Time) error {
@@ -128,13 +135,23 @@ func (s *Session) HostCall(call agentloop.Block, req ask.Request, at time.Time) 
 	if err := s.Asked(req, call.ID, at); err != nil {
 		return err
 	}
-	return s.Message(agentloop.Message{Role: agentloop.RoleAssistant, Content: []agentloop.Block{call}})
+	s.State.NoteAsked(req, call.ID, at)
+	return s.HostMessage(agentloop.Message{Role: agentloop.RoleAssistant, Content: []agentloop.Block{call}})
+}
+
+// HostReplied records the answers to set requestID.
+func (s *Session) HostReplied(requestID string, answers []ask.Answer) error {
+	if err := s.Replied(requestID, answers); err != nil {
+		return err
+	}
+	s.State.NoteReplied(requestID, answers)
+	return nil
 }
 
 // HostAnswered records the answers to the set of call callID, then the
 // call settled with result (what the agent was given, for the record).
 func (s *Session) HostAnswered(requestID, callID string, answers []ask.Answer, result string) error {
-	if err := s.Replied(requestID, answers); err != nil {
+	if err := s.HostReplied(requestID, answers); err != nil {
 		return err
 	}
 	return s.HostSettled(callID, result, false)
@@ -143,8 +160,18 @@ func (s *Session) HostAnswered(requestID, callID string, answers []ask.Answer, r
 // HostSettled records that call callID is settled, with result as what
 // the agent was told: it no longer waits.
 func (s *Session) HostSettled(callID, result string, isError bool) error {
-	return s.Message(agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{
+	return s.HostMessage(agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{
 		Type: agentloop.BlockToolResult, ToolUseID: callID, Content: result, IsError: isError}}})
+}
+
+// HostMessage records a message of the host session (the agent's last
+// words, a call, its result).
+func (s *Session) HostMessage(m agentloop.Message) error {
+	if err := s.Message(m); err != nil {
+		return err
+	}
+	s.State.Append(m)
+	return nil
 }
 
 // HostPending returns the agent's call that waits (the tool_use of the
