@@ -9,5 +9,5 @@ import "os"
 type hostLock struct{}
 
 func takeHostLock(dir, id string) (*hostLock, error) { return &hostLock{}, nil }
-func (l *hostLock) file() *os.File                  { return nil }
-func (l *hostLock) release()                        {}
+func (l *hostLock) file() *os.File                   { return nil }
+func (l *hostLock) release()                         {}
