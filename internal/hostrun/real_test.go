@@ -1,0 +1,231 @@
+package hostrun
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/agenthost"
+	"github.com/askuser/askuser/internal/clients"
+	"github.com/askuser/askuser/internal/fakeprovider"
+	"github.com/askuser/askuser/internal/hook"
+	"github.com/askuser/askuser/internal/mcp"
+	"github.com/askuser/askuser/internal/session"
+)
+
+// The tests with the real hosts run this test binary as the agent's
+// askuser hook and askuser mcp: TestMain hands over to the run as askuser
+// would (the command line wires the same; the end-to-end tests of the
+// binary run it whole). They skip when a client is not installed and fail
+// under CI=true.
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && (os.Args[1] == "hook" || os.Args[1] == "mcp") {
+		os.Exit(child(os.Args[1]))
+	}
+	os.Exit(m.Run())
+}
+
+// child is askuser hook or mcp, handing over.
+func child(kind string) int {
+	path, err := SocketFrom(os.Getenv(EnvSocket))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if kind == "mcp" {
+		if err := ProxyMCP(context.Background(), path, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
+	input, _ := io.ReadAll(os.Stdin)
+	r, ok, err := ProxyHook(context.Background(), path, input)
+	if !ok {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	os.Stdout.Write(r.Stdout)
+	os.Stderr.WriteString(r.Stderr)
+	return r.Exit
+}
+
+// testServe is the wiring the command line puts together.
+func testServe(st *session.Store) Serve {
+	return func(h *Holder) Handlers {
+		return Handlers{
+			Hook: func(ctx context.Context, input []byte) HookReply {
+				call, err := agenthost.ParseHookCall(input)
+				if err != nil {
+					return HookReply{Exit: 2, Stderr: err.Error()}
+				}
+				hc := h.ForHook(call)
+				r := hook.Run(ctx, input, hook.Config{Ask: hc.Ask, Suspend: &hook.Suspend{
+					Ledger: agenthost.Ledger{Dir: filepath.Join(st.Dir, "hosts", "claude")}, Deferred: hc.Deferred, Settled: hc.Settled}})
+				return HookReply{Stdout: r.Stdout, Stderr: r.Stderr, Exit: r.Exit}
+			},
+			MCP: func(ctx context.Context, rw io.ReadWriteCloser) error {
+				srv := mcp.NewServer(mcp.ServeConfig{Version: "test", Name: "askuser", Log: io.Discard,
+					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) { return h.AskMCP(ctx, req) }})
+				return srv.Run(ctx, rw, rw)
+			},
+		}
+	}
+}
+
+const dbInput = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[` +
+	`{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]}`
+
+// hostRig is one project of a host: the fake model, the store, the agent.
+type hostRig struct {
+	t     *testing.T
+	srv   *fakeprovider.Server
+	st    *session.Store
+	agent Agent
+}
+
+func (r *hostRig) start(args ...string) (*session.Session, Outcome) {
+	r.t.Helper()
+	sess, err := r.st.Create(session.Meta{Host: string(r.agent.Kind), Cwd: r.agent.Dir, Machine: "here"})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out := Start(ctx, r.st, sess, r.agent, args, deferred, testServe(r.st))
+	sess.Close()
+	return sess, out
+}
+
+func (r *hostRig) cont(id session.ID, answers []ask.Answer) Outcome {
+	r.t.Helper()
+	sess, err := r.st.Open(string(id))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer sess.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	given := func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		if answers == nil {
+			return deferred(ctx, req)
+		}
+		return answers, nil
+	}
+	return Continue(ctx, r.st, sess, r.agent, nil, given, testServe(r.st))
+}
+
+func newHostRig(t *testing.T, kind agenthost.Kind, srv *fakeprovider.Server, bin string, env []string) *hostRig {
+	t.Cleanup(srv.Close)
+	var out strings.Builder
+	return &hostRig{t: t, srv: srv, st: &session.Store{Dir: t.TempDir()},
+		agent: Agent{Kind: kind, Bin: bin, Dir: t.TempDir(), Env: env, Askuser: os.Args[0], Timeout: time.Minute,
+			Matcher: "AskUserQuestion|Bash", Stdout: &out, Stderr: &out}}
+}
+
+// Claude Code: nobody answers in time, the hook defers the call, the run
+// stops with the session waiting; the continue gives the model the answer
+// in that very call, with no new prompt.
+func TestHostRunClaude(t *testing.T) {
+	version := clients.ClaudeLatest
+	clients.Claude(t, version)
+	srv := fakeprovider.NewAnthropic(
+		fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{{ID: "toolu_ask", Name: "AskUserQuestion", Input: json.RawMessage(dbInput)}}},
+		fakeprovider.Turn{Text: "Using SQLite."})
+	cmd := clients.ClaudeCommand(context.Background(), t, version, t.TempDir(), srv.URL)
+	r := newHostRig(t, agenthost.Claude, srv, cmd.Path, cmd.Env)
+	sess, out := r.start("-p", "pick a database")
+	if out.Err != nil || !out.Waiting || len(out.Headers) != 1 {
+		t.Fatalf("start: %+v\n%s", out, r.agent.Stdout)
+	}
+	if sum := sess.Summary(); sum.Status != session.StatusWaiting || sum.HostState != session.HostWaiting || sum.HostID == "" {
+		t.Fatalf("summary %+v", sum)
+	}
+	person := []ask.Answer{{Question: "Which database should we use?", Header: "Database", Selected: []string{"SQLite"}, Source: ask.SourcePerson}}
+	out = r.cont(sess.Meta.ID, person)
+	if out.Err != nil || out.Waiting || out.Final != "Using SQLite." {
+		t.Fatalf("continue: %+v\n%s", out, r.agent.Stdout)
+	}
+	var got string
+	for _, tr := range srv.ToolResults() {
+		if tr.ToolUseID == "toolu_ask" {
+			got = tr.Content
+		}
+	}
+	if !strings.Contains(got, `"Which database should we use?"="SQLite"`) {
+		t.Errorf("the model read %q for its call", got)
+	}
+	again := r.cont(sess.Meta.ID, person)
+	if again.Err == nil {
+		t.Errorf("a second continue: %+v; want nothing to continue", again)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("the model was called %d times, want 2", n)
+	}
+}
+
+// peerRun: a host without defer: the model reads "not answered yet" and
+// ends its turn; the continue gives it the continuation prompt, marked
+// with who answered.
+func peerRun(t *testing.T, r *hostRig, args ...string) {
+	sess, out := r.start(args...)
+	if out.Err != nil || !out.Waiting {
+		t.Fatalf("start: %+v\n%s", out, r.agent.Stdout)
+	}
+	results := r.srv.ToolResults()
+	if len(results) != 1 || !strings.Contains(results[0].Content, "NOT ANSWERED YET") {
+		t.Fatalf("the model read %+v", results)
+	}
+	person := []ask.Answer{{Question: "Which database should we use?", Header: "Database", Selected: []string{"SQLite"},
+		Source: ask.SourcePerson, Via: "@alice on testchan"}}
+	out = r.cont(sess.Meta.ID, person)
+	if out.Err != nil || out.Waiting {
+		t.Fatalf("continue: %+v\n%s", out, r.agent.Stdout)
+	}
+	reqs := r.srv.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	if !strings.Contains(last, `You previously asked: Which database should we use?\nThe user answered: SQLite (via @alice on testchan).\nContinue.`) {
+		t.Errorf("the continued request lacks the continuation prompt:\n%s", last)
+	}
+	if again := r.cont(sess.Meta.ID, person); again.Err == nil {
+		t.Errorf("a second continue: %+v; want nothing to continue", again)
+	}
+}
+
+// peerTurns: the model asks, reads "not answered yet" and ends its turn,
+// then answers the continue.
+func peerTurns(askCall fakeprovider.ToolCall) []fakeprovider.Turn {
+	return []fakeprovider.Turn{{ToolCalls: []fakeprovider.ToolCall{askCall}}, {Text: "Waiting for the answer."}, {Text: "Using SQLite."}}
+}
+
+func TestHostRunCodex(t *testing.T) {
+	clients.Codex(t)
+	srv := fakeprovider.NewResponses(peerTurns(fakeprovider.ToolCall{ID: "call_ask", Namespace: "mcp__askuser", Name: "AskUserQuestion", Input: json.RawMessage(dbInput)})...)
+	cmd := clients.CodexCommand(context.Background(), t, t.TempDir(), srv.URL, "exec", "--skip-git-repo-check", "pick a database")
+	r := newHostRig(t, agenthost.Codex, srv, cmd.Path, cmd.Env)
+	peerRun(t, r, cmd.Args[1:]...)
+}
+
+func TestHostRunGemini(t *testing.T) {
+	clients.Gemini(t)
+	srv := fakeprovider.NewGemini(peerTurns(fakeprovider.ToolCall{ID: "call_ask", Name: "mcp_askuser_AskUserQuestion", Input: json.RawMessage(dbInput)})...)
+	cmd := clients.GeminiCommand(context.Background(), t, t.TempDir(), srv.URL, "--skip-trust", "-m", "gemini-fake", "-p", "pick a database")
+	r := newHostRig(t, agenthost.Gemini, srv, cmd.Path, cmd.Env)
+	peerRun(t, r, cmd.Args[1:]...)
+}
+
+func TestHostRunOpenCode(t *testing.T) {
+	clients.OpenCode(t)
+	srv := fakeprovider.NewOpenAI(peerTurns(fakeprovider.ToolCall{ID: "call_ask", Name: "askuser_AskUserQuestion", Input: json.RawMessage(dbInput)})...)
+	cmd := clients.OpenCodeCommand(context.Background(), t, t.TempDir(), srv.URL, "run", "pick a database")
+	r := newHostRig(t, agenthost.OpenCode, srv, cmd.Path, cmd.Env)
+	peerRun(t, r, cmd.Args[1:]...)
+}
