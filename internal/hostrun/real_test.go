@@ -74,7 +74,9 @@ func testServe(st *session.Store) Serve {
 			},
 			MCP: func(ctx context.Context, rw io.ReadWriteCloser) error {
 				srv := mcp.NewServer(mcp.ServeConfig{Version: "test", Name: "askuser", Log: io.Discard,
-					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) { return h.AskMCP(ctx, req) }})
+					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
+						return h.AskMCP(ctx, req)
+					}})
 				return srv.Run(ctx, rw, rw)
 			},
 		}
