@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/asktest"
@@ -108,5 +109,23 @@ func TestSuspendUnrecordedIsDenied(t *testing.T) {
 	}
 	if w, _ := r.s.Ledger.Pending("sess-1"); w != nil {
 		t.Errorf("the ledger holds %+v", w)
+	}
+}
+
+// A deferred question the person declined to answer (askuser cancel) is
+// denied at resume with askuser's own words for it and their reason: the
+// model is told they declined, not that the questions were skipped.
+func TestSuspendDeclinedAtResume(t *testing.T) {
+	r := newSuspendRig(t)
+	declines := func(_ context.Context, req ask.Request) ([]ask.Answer, error) {
+		out := make([]ask.Answer, len(req.Questions))
+		for i, q := range req.Questions {
+			out[i] = ask.Decline(q, "not now", time.Now())
+		}
+		return out, nil
+	}
+	d, reason := decision(t, Run(t.Context(), suspendEvent("AskUserQuestion", askInput, "toolu_1", ""), Config{Ask: declines, Suspend: r.s}))
+	if d != "deny" || !strings.Contains(reason, "declined to answer") || !strings.Contains(reason, "not now") {
+		t.Errorf("%s %q; want a denial saying the person declined, and why", d, reason)
 	}
 }
