@@ -45,9 +45,9 @@ type Holder struct {
 	mu sync.Mutex
 	// waiting is the call told to wait in this run, or nil.
 	waiting *waitingCall
-	// flights are the calls being asked now, by id: a second hook for
+	// flights are the calls asked in this run, by id: a second hook for
 	// the same call (the person's own askuser hook beside askuser's)
-	// waits for the first's answer instead of asking again.
+	// gets the first's answer, or waits for it, instead of asking again.
 	flights map[string]*flight
 }
 
@@ -76,10 +76,14 @@ func (h *Holder) Waiting() string {
 // asked now is answered once for every hook that asks it, and a set asked
 // while another call waits is not asked (a Suspension, Busy).
 func (h *Holder) askCall(ctx context.Context, call agentloop.Block, req ask.Request) ([]ask.Answer, error) {
-	if answers, ok := h.recorded(call.ID); ok {
-		return answers, h.settle(call.ID, ask.FormatResult(answers), false)
-	}
 	f, first := h.flight(call.ID)
+	if first {
+		if answers, ok := h.recorded(call.ID); ok {
+			f.answers, f.err = answers, h.settle(call.ID, ask.FormatResult(answers), false)
+			close(f.done)
+			return f.answers, f.err
+		}
+	}
 	if !first {
 		select {
 		case <-f.done:
@@ -89,9 +93,6 @@ func (h *Holder) askCall(ctx context.Context, call agentloop.Block, req ask.Requ
 		}
 	}
 	f.answers, f.err = h.askFirst(ctx, call, req)
-	h.mu.Lock()
-	delete(h.flights, call.ID)
-	h.mu.Unlock()
 	close(f.done)
 	return f.answers, f.err
 }

@@ -235,6 +235,9 @@ func stopped(ctx context.Context, st *session.Store, holder *Holder, h agenthost
 	}
 	_ = sess.SetHost(rec)
 	_ = sess.SetStatus(string(status), detail, 0, agentloop.Usage{})
+	if dir, err := scratch(st); err == nil {
+		_ = agenthost.Release(s, dir, env) // nothing waits on the run's scratch any more
+	}
 	return out
 }
 
