@@ -154,3 +154,31 @@ func ask80(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// ClaudeMatcher is the PreToolUse matcher askuser run --agent claude
+// wires its hook in with: AskUserQuestion, and the tools Claude Code asks
+// before running (shell commands, edits, fetches, MCP tools), so their
+// approvals can wait for a late answer too. The read-only tools Claude
+// Code runs without asking stay its own.
+const ClaudeMatcher = "AskUserQuestion|Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|WebSearch|mcp__.*"
+
+// ClaudePermissions reads the permission flags of Claude Code arguments:
+// --allowedTools and --disallowedTools rules (Claude Code's syntax, one
+// list per flag as given) and whether permissions are bypassed
+// (--permission-mode bypassPermissions, --dangerously-skip-permissions),
+// so askuser's hook decides as those flags say before it asks anyone.
+func ClaudePermissions(args []string) (allow, deny []string, bypass bool) {
+	for _, t := range scan(args, claudeOptions) {
+		switch t.name {
+		case "--allowedTools", "--allowed-tools":
+			allow = append(allow, t.values...)
+		case "--disallowedTools", "--disallowed-tools":
+			deny = append(deny, t.values...)
+		case "--permission-mode":
+			bypass = bypass || t.value() == "bypassPermissions"
+		case "--dangerously-skip-permissions":
+			bypass = true
+		}
+	}
+	return allow, deny, bypass
+}
