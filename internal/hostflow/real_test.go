@@ -1,4 +1,4 @@
-package hostrun
+package hostflow
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +14,7 @@ import (
 	"github.com/askuser/askuser/internal/agenthost"
 	"github.com/askuser/askuser/internal/clients"
 	"github.com/askuser/askuser/internal/fakeprovider"
-	"github.com/askuser/askuser/internal/hook"
-	"github.com/askuser/askuser/internal/mcp"
+	"github.com/askuser/askuser/internal/hostrun"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -35,20 +33,20 @@ func TestMain(m *testing.M) {
 
 // child is askuser hook or mcp, handing over.
 func child(kind string) int {
-	path, err := SocketFrom(os.Getenv(EnvSocket))
+	path, err := hostrun.SocketFrom(os.Getenv(hostrun.EnvSocket))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	if kind == "mcp" {
-		if err := ProxyMCP(context.Background(), path, os.Stdin, os.Stdout); err != nil {
+		if err := hostrun.ProxyMCP(context.Background(), path, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		return 0
 	}
 	input, _ := io.ReadAll(os.Stdin)
-	r, ok, err := ProxyHook(context.Background(), path, input)
+	r, ok, err := hostrun.ProxyHook(context.Background(), path, input)
 	if !ok {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -59,28 +57,8 @@ func child(kind string) int {
 }
 
 // testServe is the wiring the command line puts together.
-func testServe(st *session.Store) Serve {
-	return func(h *Holder) Handlers {
-		return Handlers{
-			Hook: func(ctx context.Context, input []byte) HookReply {
-				call, err := agenthost.ParseHookCall(input)
-				if err != nil {
-					return HookReply{Exit: 2, Stderr: err.Error()}
-				}
-				hc := h.ForHook(call)
-				r := hook.Run(ctx, input, hook.Config{Ask: hc.Ask, Suspend: &hook.Suspend{
-					Ledger: agenthost.Ledger{Dir: filepath.Join(st.Dir, "hosts", "claude")}, Deferred: hc.Deferred, Settled: hc.Settled}})
-				return HookReply{Stdout: r.Stdout, Stderr: r.Stderr, Exit: r.Exit}
-			},
-			MCP: func(ctx context.Context, rw io.ReadWriteCloser) error {
-				srv := mcp.NewServer(mcp.ServeConfig{Version: "test", Name: "askuser", Log: io.Discard,
-					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
-						return h.AskMCP(ctx, req)
-					}})
-				return srv.Run(ctx, rw, rw)
-			},
-		}
-	}
+func testServe(st *session.Store) hostrun.Serve {
+	return Serve(Config{Store: st, Version: "test", Log: io.Discard})
 }
 
 const dbInput = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[` +
@@ -91,10 +69,10 @@ type hostRig struct {
 	t     *testing.T
 	srv   *fakeprovider.Server
 	st    *session.Store
-	agent Agent
+	agent hostrun.Agent
 }
 
-func (r *hostRig) start(args ...string) (*session.Session, Outcome) {
+func (r *hostRig) start(args ...string) (*session.Session, hostrun.Outcome) {
 	r.t.Helper()
 	sess, err := r.st.Create(session.Meta{Host: string(r.agent.Kind), Cwd: r.agent.Dir, Machine: "here"})
 	if err != nil {
@@ -102,12 +80,12 @@ func (r *hostRig) start(args ...string) (*session.Session, Outcome) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out := Start(ctx, r.st, sess, r.agent, args, deferred, testServe(r.st))
+	out := hostrun.Start(ctx, r.st, sess, r.agent, args, deferred, testServe(r.st))
 	sess.Close()
 	return sess, out
 }
 
-func (r *hostRig) cont(id session.ID, answers []ask.Answer) Outcome {
+func (r *hostRig) cont(id session.ID, answers []ask.Answer) hostrun.Outcome {
 	r.t.Helper()
 	sess, err := r.st.Open(string(id))
 	if err != nil {
@@ -122,14 +100,14 @@ func (r *hostRig) cont(id session.ID, answers []ask.Answer) Outcome {
 		}
 		return answers, nil
 	}
-	return Continue(ctx, r.st, sess, r.agent, nil, given, testServe(r.st))
+	return hostrun.Continue(ctx, r.st, sess, r.agent, nil, given, testServe(r.st))
 }
 
 func newHostRig(t *testing.T, kind agenthost.Kind, srv *fakeprovider.Server, bin string, env []string) *hostRig {
 	t.Cleanup(srv.Close)
 	var out strings.Builder
 	return &hostRig{t: t, srv: srv, st: &session.Store{Dir: t.TempDir()},
-		agent: Agent{Kind: kind, Bin: bin, Dir: t.TempDir(), Env: env, Askuser: os.Args[0], Timeout: time.Minute,
+		agent: hostrun.Agent{Kind: kind, Bin: bin, Dir: t.TempDir(), Env: env, Askuser: os.Args[0], Timeout: time.Minute,
 			Matcher: "AskUserQuestion|Bash", Stdout: &out, Stderr: &out}}
 }
 
@@ -230,4 +208,8 @@ func TestHostRunOpenCode(t *testing.T) {
 	cmd := clients.OpenCodeCommand(context.Background(), t, t.TempDir(), srv.URL, "run", "pick a database")
 	r := newHostRig(t, agenthost.OpenCode, srv, cmd.Path, cmd.Env)
 	peerRun(t, r, cmd.Args[1:]...)
+}
+
+func deferred(context.Context, ask.Request) ([]ask.Answer, error) {
+	return nil, fmt.Errorf("%w: nobody answered within 1s (--ask-timeout)", ask.ErrDeferred)
 }
