@@ -64,7 +64,9 @@ func Serve(cfg Config) hostrun.Serve {
 					unwatched = 0
 				}
 				srv := mcp.NewServer(mcp.ServeConfig{Version: cfg.Version, Name: "askuser", Approvals: cfg.Rules, Log: cfg.Log, Unwatched: unwatched,
-					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) { return h.AskMCP(ctx, req) }})
+					Ask: func(ctx context.Context, req ask.Request, _ ask.Frontend) ([]ask.Answer, error) {
+						return h.AskMCP(ctx, req)
+					}})
 				return srv.Run(ctx, rw, rw)
 			},
 		}
