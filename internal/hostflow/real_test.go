@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/agenthost"
 	"github.com/askuser/askuser/internal/clients"
 	"github.com/askuser/askuser/internal/fakeprovider"
@@ -56,6 +58,13 @@ func child(kind string) int {
 	return r.Exit
 }
 
+func (r *hostRig) serveOf() hostrun.Serve {
+	if r.serve != nil {
+		return r.serve
+	}
+	return testServe(r.st)
+}
+
 // testServe is the wiring the command line puts together.
 func testServe(st *session.Store) hostrun.Serve {
 	return Serve(Config{Store: st, Version: "test", Log: io.Discard})
@@ -70,6 +79,7 @@ type hostRig struct {
 	srv   *fakeprovider.Server
 	st    *session.Store
 	agent hostrun.Agent
+	serve hostrun.Serve
 }
 
 func (r *hostRig) start(args ...string) (*session.Session, hostrun.Outcome) {
@@ -80,7 +90,7 @@ func (r *hostRig) start(args ...string) (*session.Session, hostrun.Outcome) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out := hostrun.Start(ctx, r.st, sess, r.agent, args, deferred, testServe(r.st))
+	out := hostrun.Start(ctx, r.st, sess, r.agent, args, deferred, r.serveOf())
 	sess.Close()
 	return sess, out
 }
@@ -100,7 +110,7 @@ func (r *hostRig) cont(id session.ID, answers []ask.Answer) hostrun.Outcome {
 		}
 		return answers, nil
 	}
-	return hostrun.Continue(ctx, r.st, sess, r.agent, nil, given, testServe(r.st))
+	return hostrun.Continue(ctx, r.st, sess, r.agent, nil, given, r.serveOf())
 }
 
 func newHostRig(t *testing.T, kind agenthost.Kind, srv *fakeprovider.Server, bin string, env []string) *hostRig {
@@ -212,4 +222,60 @@ func TestHostRunOpenCode(t *testing.T) {
 
 func deferred(context.Context, ask.Request) ([]ask.Answer, error) {
 	return nil, fmt.Errorf("%w: nobody answered within 1s (--ask-timeout)", ask.ErrDeferred)
+}
+
+// Claude Code's Bash call waits for its approval like a question: the
+// command runs only at resume, once, with the person's approval; an
+// answers file's deny rule given at resume still stops it.
+func TestHostRunClaudeBash(t *testing.T) {
+	version := clients.ClaudeLatest
+	clients.Claude(t, version)
+	for _, c := range []struct {
+		name  string
+		rules *approval.Policy
+		ran   bool
+	}{{"approved", nil, true}, {"denied_by_a_rule_at_resume", &approval.Policy{Deny: mustRules(t, "Bash(echo:*)")}, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := fakeprovider.NewAnthropic(
+				fakeprovider.Turn{ToolCalls: []fakeprovider.ToolCall{{ID: "toolu_bash", Name: "Bash",
+					Input: json.RawMessage(`{"command":"echo made > made-by-bash.txt && echo wrote it","description":"d"}`)}}},
+				fakeprovider.Turn{Text: "Done."})
+			cmd := clients.ClaudeCommand(context.Background(), t, version, t.TempDir(), srv.URL)
+			r := newHostRig(t, agenthost.Claude, srv, cmd.Path, cmd.Env)
+			sess, out := r.start("-p", "make a file")
+			if out.Err != nil || !out.Waiting {
+				t.Fatalf("start: %+v\n%s", out, r.agent.Stdout)
+			}
+			if _, err := os.Stat(filepath.Join(r.agent.Dir, "made-by-bash.txt")); err == nil {
+				t.Fatal("the command ran before anyone approved it")
+			}
+			approve := []ask.Answer{{Question: "x", Header: "Approve", Selected: []string{approval.LabelAllow}, Source: ask.SourcePerson}}
+			r.serve = Serve(Config{Store: r.st, Version: "test", Log: io.Discard, Rules: c.rules})
+			out = r.cont(sess.Meta.ID, approve)
+			if out.Err != nil || out.Waiting {
+				t.Fatalf("continue: %+v\n%s", out, r.agent.Stdout)
+			}
+			_, err := os.Stat(filepath.Join(r.agent.Dir, "made-by-bash.txt"))
+			if ran := err == nil; ran != c.ran {
+				t.Errorf("the command ran: %v, want %v", ran, c.ran)
+			}
+			var got fakeprovider.ToolResultSeen
+			for _, tr := range srv.ToolResults() {
+				if tr.ToolUseID == "toolu_bash" {
+					got = tr
+				}
+			}
+			if c.ran && (got.IsError || !strings.Contains(got.Content, "wrote it")) || !c.ran && !strings.Contains(got.Content, "Bash(echo:*)") {
+				t.Errorf("the model read %+v", got)
+			}
+		})
+	}
+}
+
+func mustRules(t *testing.T, list string) []approval.Rule {
+	rs, err := approval.ParseRules(list, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }
