@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/agenthost"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/clients"
 	"github.com/askuser/askuser/internal/fakeprovider"
 	"github.com/askuser/askuser/internal/hostrun"

@@ -77,15 +77,20 @@ func dial(ctx context.Context, path, kind string) (net.Conn, error) {
 	return conn, nil
 }
 
+// ErrUnreachable is wrapped by ProxyHook's error when the askuser at the
+// socket could not be reached at all (it never took the event).
+var ErrUnreachable = errors.New("askuser is not listening there")
+
 // ProxyHook hands one hook event to the askuser at path and returns its
-// reply. ok is false when that askuser could not be reached or went away
-// before it replied: the caller then decides without it (askuser hook
-// defers a PreToolUse call, whose question the session already holds or
-// a later resume reconciles, rather than let it through).
+// reply. ok is false when that askuser could not be reached (the error
+// wraps ErrUnreachable) or went away before it replied: the caller then
+// decides without it (askuser hook defers a PreToolUse call it handed
+// over, whose question the session holds or a later resume reconciles
+// from the host's transcript, rather than let it through).
 func ProxyHook(ctx context.Context, path string, input []byte) (HookReply, bool, error) {
 	conn, err := dial(ctx, path, kindHook)
 	if err != nil {
-		return HookReply{}, false, err
+		return HookReply{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
