@@ -41,18 +41,14 @@ func child(kind string) int {
 		return 2
 	}
 	if kind == "mcp" {
-		if err := hostrun.ProxyMCP(context.Background(), path, os.Stdin, os.Stdout); err != nil {
+		if err := MCPChild(context.Background(), path, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		return 0
 	}
 	input, _ := io.ReadAll(os.Stdin)
-	r, ok, err := hostrun.ProxyHook(context.Background(), path, input)
-	if !ok {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
+	r := HookChild(context.Background(), path, input)
 	os.Stdout.Write(r.Stdout)
 	os.Stderr.WriteString(r.Stderr)
 	return r.Exit
