@@ -73,6 +73,7 @@ func askPending(ctx context.Context, sess *session.Session, req ask.Request, ask
 	if err := sess.HostReplied(req.ID, answers); err != nil {
 		return nil, fmt.Errorf("record the answers in session %s: %w", sess.Meta.ID, err)
 	}
+	crashAt(stepAnswered)
 	return answers, nil
 }
 
@@ -140,6 +141,7 @@ func continueWith(ctx context.Context, st *session.Store, sess *session.Session,
 		out.Err = err
 		return out
 	}
+	crashAt(stepContinuing)
 	holder := &Holder{Store: st, Sess: sess, Ask: asker, Log: a.Stderr, Continues: true}
 	a.Dir = s.Dir
 	var contErr error

@@ -126,6 +126,7 @@ func (h *Holder) askFirst(ctx context.Context, call agentloop.Block, req ask.Req
 	if err != nil {
 		return nil, fmt.Errorf("record the question in session %s: %w", h.Sess.Meta.ID, err)
 	}
+	crashAt(stepRecorded)
 	answers, err := h.Ask(ask.WithAskedAt(ctx, at), req)
 	switch {
 	case err == nil:
@@ -205,7 +206,9 @@ func (h *Holder) suspended(id string) error {
 		headers = headersOfRequest(*r)
 	}
 	h.waiting = &waitingCall{id: id, headers: headers}
-	return h.Sess.SetHost(session.HostRecord{State: session.HostSuspending, Call: id})
+	err := h.Sess.SetHost(session.HostRecord{State: session.HostSuspending, Call: id})
+	crashAt(stepSuspended)
+	return err
 }
 
 // HookCall is what the hook handler of one Claude Code call asks with:

@@ -167,6 +167,9 @@ func runAgent(ctx context.Context, st *session.Store, holder *Holder, a Agent, s
 	if err := cmd.Start(); err != nil {
 		return r, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
+	if holder.Sess.Host != nil && holder.Sess.Host.State == session.HostContinuing {
+		crashAt(stepStarted)
+	}
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -177,6 +180,7 @@ func runAgent(ctx context.Context, st *session.Store, holder *Holder, a Agent, s
 	}()
 	err = cmd.Wait()
 	close(done)
+	crashAt(stepExited)
 	r.exit, r.signaled = cmd.ProcessState.ExitCode(), signaled(cmd.ProcessState)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
