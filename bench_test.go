@@ -316,6 +316,8 @@ type fakeRuns struct {
 	input  []byte
 	served func(*testing.B, *fakeprovider.Server)
 	srv    *fakeprovider.Server
+	// serve starts the fake API; nil means fakeprovider.NewAnthropic.
+	serve func(...fakeprovider.Turn) *fakeprovider.Server
 }
 
 func newFakeRuns(b *testing.B, input []byte, served func(*testing.B, *fakeprovider.Server)) *fakeRuns {
@@ -334,7 +336,11 @@ func (f *fakeRuns) next(b *testing.B) *fakeprovider.Server {
 		f.served(b, f.srv)
 		f.srv.Close()
 	}
-	f.srv = fakeprovider.NewAnthropic(runPrintTurns(f.input)...)
+	serve := f.serve
+	if serve == nil {
+		serve = fakeprovider.NewAnthropic
+	}
+	f.srv = serve(runPrintTurns(f.input)...)
 	return f.srv
 }
 

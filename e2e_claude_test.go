@@ -135,7 +135,7 @@ func claudeToolAndHooks(t *testing.T, version string) {
 		files: map[string]string{"ci.yaml": answers, "settings.json": settings},
 		args: []string{"--settings", "$DIR/settings.json", "--permission-prompt-tool", "stdio",
 			"--allowedTools", "mcp__askuser__AskUserQuestion mcp__deploy__deploy",
-			// The servers inline, as README shows it for CI.
+			// The servers inline, as the manual shows it for CI.
 			"--mcp-config", mcpConfig(map[string]mcpServer{
 				"askuser": {Command: "$ASKUSER", Args: []string{"mcp", "--answers", "$DIR/ci.yaml"}},
 				"deploy":  {Command: buildFixture(t)},

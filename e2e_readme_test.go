@@ -30,7 +30,7 @@ func runReadme(t *testing.T, block string) (stdout, stderr string) {
 // that, and the question line a driving program would read is on stderr.
 func TestReadmeJSONLinesExample(t *testing.T) {
 	t.Parallel()
-	block := readmeBlock(t, "### JSON lines (scripts)", "sh")
+	block := readmeBlock(t, "### Piped: JSON lines", "sh")
 	stdout, stderr := runReadme(t, block)
 	const want = `No person answered the following questions; they were answered as marked:
 

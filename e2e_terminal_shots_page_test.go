@@ -13,7 +13,7 @@ import (
 )
 
 // The terminal's own colours: those of the web card's dark mode, so the
-// README's pictures look of a piece.
+// manual's pictures look of a piece.
 const (
 	termFG = "#e6e8ee"
 	termBG = "#15171c"

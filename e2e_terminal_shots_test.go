@@ -24,7 +24,7 @@ type termShot struct {
 }
 
 // TestTerminalScreenshots saves a picture of the terminal prompt moving
-// between the questions of a set, for the README, into the directory
+// between the questions of a set, for the manual, into the directory
 // ASKUSER_SCREENSHOTS names (scripts/screenshots.sh); without it the test
 // skips. It runs the binary on a 90×24 pseudo-terminal in colour, waits
 // for each screen it means to show (so a broken prompt fails here instead

@@ -151,7 +151,7 @@ func TestWebCardKeyboardPhone(t *testing.T) {
 	}
 }
 
-// TestWebScreenshots saves pictures of the card for the README, into the
+// TestWebScreenshots saves pictures of the card for the manual, into the
 // directory ASKUSER_SCREENSHOTS names (scripts/screenshots.sh); without it
 // the test skips. Desktop width in light mode, phone width in dark mode:
 // the question card, and the demo's approval with its whole input open.

@@ -1,21 +1,28 @@
 package agentloop
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
-
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
 )
 
 // DefaultAnthropicModel is the model Anthropic calls when none is
 // configured: the current Sonnet.
-const DefaultAnthropicModel = anthropic.ModelClaudeSonnet5_5
+const DefaultAnthropicModel = "claude-sonnet-5-5"
+
+// defaultAnthropicBaseURL is Anthropic's own API.
+const defaultAnthropicBaseURL = "https://api.anthropic.com/"
+
+// anthropicVersion is the API version every request names, as the
+// official SDKs name it.
+const anthropicVersion = "2023-06-01"
 
 var anthropicWording = wording{
 	provider: "anthropic",
@@ -24,12 +31,24 @@ var anthropicWording = wording{
 	format:   "Anthropic Messages",
 }
 
-// Anthropic is the Anthropic Messages API, through the official SDK, with
-// streaming. The SDK retries 408/409/429/5xx/529 and connection errors
-// before the stream starts, honouring retry-after-ms and retry-after up
-// to maxRetryAfter (observe refuses longer waits).
+// Anthropic is the Anthropic Messages API, streamed.
+//
+// It speaks the wire format itself (postJSON, sseReader,
+// anthropicAccumulator), as the OpenAI-compatible provider does, rather
+// than through the official SDK: askuser calls one endpoint, and the SDK
+// (anthropic-sdk-go v1.84) linked OpenTelemetry, gjson and sjson, a JSON
+// Schema reflector, YAML and webhook signing with it, 29 package
+// initialisers run at every start of every askuser process
+// (docs/development.md). The requests are the SDK's, byte for byte, with the same
+// x-api-key and anthropic-version headers; the retries are the SDKs':
+// 408/409/429/5xx and connection errors before the stream starts,
+// honouring x-should-retry, and retry-after-ms and retry-after up to
+// maxRetryAfter (observe refuses longer waits); waiting stops when the
+// context ends.
 type Anthropic struct {
-	opts       []option.RequestOption // for anthropic.NewMessageService, at each call
+	url        string
+	header     http.Header
+	client     *http.Client
 	model      string
 	cfg        ProviderConfig
 	maxRetries int
@@ -39,32 +58,48 @@ type Anthropic struct {
 
 var _ Provider = (*Anthropic)(nil)
 
-// NewAnthropic returns the Anthropic provider for cfg.
+// NewAnthropic returns the Anthropic provider for cfg. It reads nothing
+// from the environment (ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN,
+// ANTHROPIC_BASE_URL…): the wiring resolves the key and the base URL.
 func NewAnthropic(cfg ProviderConfig) *Anthropic {
 	p := &Anthropic{model: cfg.Model, cfg: cfg, maxRetries: cfg.retries(), wait: backoff}
 	if p.model == "" {
 		p.model = DefaultAnthropicModel
 	}
-	// WithoutEnvironmentDefaults: the SDK would otherwise read
-	// ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, profiles
-	// and custom headers behind the configuration's back. With it,
-	// anthropic.NewClient adds only WithEnvironmentProduction, given here
-	// because only the messages service is built (see stream).
-	opts := []option.RequestOption{
-		option.WithEnvironmentProduction(),
-		option.WithoutEnvironmentDefaults(),
-		option.WithMaxRetries(p.maxRetries),
-		option.WithMiddleware(observe),
-		option.WithHTTPClient(cfg.httpClient(defaultAnthropicIdle)),
+	p.url = anthropicEndpoint(cmp.Or(cfg.BaseURL, defaultAnthropicBaseURL))
+	// The SDK's headers, less its telemetry (X-Stainless-*) and with
+	// askuser's User-Agent, as the OpenAI-compatible provider sends.
+	p.header = http.Header{
+		"Content-Type":      {"application/json"},
+		"Accept":            {"application/json"},
+		"User-Agent":        {"askuser"},
+		"Anthropic-Version": {anthropicVersion},
 	}
 	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+		p.header.Set("X-Api-Key", cfg.APIKey)
 	}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
-	p.opts = opts[:len(opts):len(opts)] // full: the SDK appends per-call options
+	p.client = cfg.httpClient(defaultAnthropicIdle)
 	return p
+}
+
+// anthropicEndpoint is the Messages URL under base, which names the API's
+// root, with or without a final slash, as the SDK resolves it: a base
+// with a path gets v1/messages under that path; its query is dropped. A
+// base that is not a URL is kept as it is, for the request to fail with
+// the parser's words.
+func anthropicEndpoint(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	if u.Path != "" && !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	ref, err := u.Parse("v1/messages")
+	if err != nil {
+		return base
+	}
+	return ref.String()
 }
 
 // Name returns "anthropic".
@@ -76,180 +111,72 @@ func (p *Anthropic) Model() string { return p.model }
 // Complete sends req and streams the reply, passing each text delta to
 // onText as it arrives.
 func (p *Anthropic) Complete(ctx context.Context, req Request, onText func(string)) (Response, error) {
-	params := p.params(req)
+	body, err := json.Marshal(p.params(req))
+	if err != nil {
+		return Response{}, &ProviderError{Provider: "anthropic", Err: err, Message: "the request could not be encoded: " + err.Error()}
+	}
 	return runStreamCall(ctx, anthropicWording, p.maxRetries, p.wait, func(ctx context.Context) (Response, bool, error) {
-		return p.stream(ctx, params, onText)
+		return p.stream(ctx, body, onText)
 	})
 }
 
-// stream makes one streamed request (with the SDK's retries beneath it)
-// and accumulates the reply. emitted reports whether onText was called.
+// stream makes one streamed request (with the HTTP retries beneath it)
+// and accumulates the reply (see anthropicAccumulator). emitted reports
+// whether onText was called.
 //
-// The SDK's accumulator replaces tool input that is not valid JSON with
-// {}, so the model would be told its input lacked every field and the
-// journal would lose what it sent. The partial JSON of each block is
-// therefore also kept here, as sent, and wins (see fromAnthropic).
-func (p *Anthropic) stream(ctx context.Context, params anthropic.MessageNewParams, onText func(string)) (resp Response, emitted bool, err error) {
-	// The messages service, built here rather than kept in p, and no
-	// anthropic.Client: the linker keeps every exported method of every
-	// type reachable from a type that is converted to an interface (as
-	// *Anthropic is, to Provider), because urfave/cli's help templates
-	// call methods by name. A Client in p would keep every service of the
-	// whole API, about 10 MB of the binary for APIs askuser never calls; a
-	// service in p, its batch API (README "Development").
-	svc := anthropic.NewMessageService(p.opts...)
-	stream := svc.NewStreaming(ctx, params)
-	defer stream.Close()
-	var msg anthropic.Message
-	inputs := map[int64]*strings.Builder{}
-	complete := false
-	for stream.Next() {
-		ev := stream.Current()
-		if err := msg.Accumulate(ev); err != nil {
-			return Response{}, emitted, &malformedError{err}
+// Events are told apart as the SDK told them: by the SSE event name for
+// ping and error (and an event without a name is skipped), by the type in
+// their data for the rest, so a proxy that names events loosely still
+// works. The stream is read to its end, message_stop or not.
+func (p *Anthropic) stream(ctx context.Context, body []byte, onText func(string)) (resp Response, emitted bool, err error) {
+	res, err := postJSON(ctx, p.client, p.url, p.header, body, p.maxRetries)
+	if err != nil {
+		return Response{}, false, err
+	}
+	defer res.Body.Close()
+	events := newSSEReader(res.Body)
+	var acc anthropicAccumulator
+	for {
+		data, err := events.next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		switch ev.Type {
-		case "content_block_delta":
-			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" && onText != nil {
-				onText(ev.Delta.Text)
-				emitted = true
-			}
-			if ev.Delta.Type == "input_json_delta" {
-				if inputs[ev.Index] == nil {
-					inputs[ev.Index] = &strings.Builder{}
-				}
-				inputs[ev.Index].WriteString(ev.Delta.PartialJSON)
-			}
-		case "message_stop":
-			complete = true
+		if err != nil {
+			return Response{}, emitted, err
+		}
+		switch events.name {
+		case "", "ping":
+			continue
+		case "error":
+			return Response{}, emitted, anthropicEventError(data)
+		}
+		if len(bytes.TrimSuffix(data, []byte("\n"))) == 0 {
+			continue
+		}
+		text, err := acc.add(data)
+		if err != nil {
+			return Response{}, emitted, err
+		}
+		if text != "" && onText != nil {
+			onText(text)
+			emitted = true
 		}
 	}
-	if err := stream.Err(); err != nil {
-		return Response{}, emitted, anthropicStreamError(err)
-	}
-	if !complete {
+	if !acc.complete {
 		return Response{}, emitted, incomplete(ctx)
 	}
-	return fromAnthropic(msg, inputs), emitted, nil
+	return acc.response(), emitted, nil
 }
 
-// anthropicStreamError tells the failures found inside a started stream
-// apart: an SSE error event arrives as an SDK *Error with the stream's 200
-// status, and undecodable JSON as a syntax error. Others pass through.
-func anthropicStreamError(err error) error {
-	var aerr *anthropic.Error
-	if errors.As(err, &aerr) && aerr.StatusCode < 400 {
-		return &streamEventError{Type: bounded(string(aerr.Type())), Message: errorMessage([]byte(aerr.RawJSON()), 0)}
+// anthropicEventError is the error of an SSE error event inside a started
+// stream: its error.type, and the message its data holds (errorMessage
+// reads the API's error object, else the data's first line).
+func anthropicEventError(data []byte) error {
+	var e struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
 	}
-	if data, ok := strings.CutPrefix(err.Error(), "received error while streaming: "); ok {
-		// an error event whose data the SDK could not decode
-		return &malformedError{fmt.Errorf("an error event that is not an error object: %s", bounded(data))}
-	}
-	return asMalformed(err)
-}
-
-// params maps a neutral request to the SDK's.
-func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
-	params := anthropic.MessageNewParams{
-		Model:     p.model,
-		MaxTokens: p.cfg.maxTokens(req),
-		Messages:  make([]anthropic.MessageParam, 0, len(req.Messages)),
-	}
-	if req.System != "" {
-		params.System = []anthropic.TextBlockParam{{Text: req.System}}
-	}
-	for _, m := range req.Messages {
-		params.Messages = append(params.Messages, toAnthropicMessage(m))
-	}
-	for _, t := range req.Tools {
-		tool := anthropic.ToolParam{
-			Name: t.Name,
-			// Override sends the schema byte for byte, instead of through the
-			// SDK's properties/required fields, which would drop the rest.
-			InputSchema: param.Override[anthropic.ToolInputSchemaParam](schemaOrEmpty(t.InputSchema)),
-		}
-		if t.Description != "" {
-			tool.Description = anthropic.String(t.Description)
-		}
-		params.Tools = append(params.Tools, anthropic.ToolUnionParam{OfTool: &tool})
-	}
-	return params
-}
-
-// schemaOrEmpty is the tool's schema, or the schema of a tool without
-// arguments.
-func schemaOrEmpty(s json.RawMessage) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return s
-}
-
-func toAnthropicMessage(m Message) anthropic.MessageParam {
-	out := anthropic.MessageParam{Role: anthropic.MessageParamRole(m.Role)}
-	for _, b := range m.Content {
-		switch b.Type {
-		case BlockText:
-			if b.Text != "" { // the API rejects empty text blocks
-				out.Content = append(out.Content, anthropic.NewTextBlock(b.Text))
-			}
-		case BlockToolUse:
-			out.Content = append(out.Content, anthropic.NewToolUseBlock(b.ID, anthropicInput(b.Input), b.Name))
-		case BlockToolResult:
-			res := anthropic.ToolResultBlockParam{ToolUseID: b.ToolUseID}
-			if b.Content != "" {
-				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: b.Content}}}
-			}
-			if b.IsError {
-				res.IsError = anthropic.Bool(true)
-			}
-			out.Content = append(out.Content, anthropic.ContentBlockParamUnion{OfToolResult: &res})
-		}
-	}
-	return out
-}
-
-// anthropicInput is a tool_use input the API accepts: it must be a JSON
-// object, so the verbatim string of arguments that were not JSON (from
-// another provider) becomes an empty object.
-func anthropicInput(in json.RawMessage) json.RawMessage {
-	trimmed := strings.TrimSpace(string(in))
-	if !strings.HasPrefix(trimmed, "{") || !json.Valid(in) {
-		return json.RawMessage(`{}`)
-	}
-	return in
-}
-
-// fromAnthropic maps the accumulated reply to a neutral Response. Blocks
-// the loop has no use for (thinking, server tools) are left out. inputs
-// holds the streamed tool input of each block, by index: a tool_use's
-// Input is made from it (see toolInput), so input that is not valid JSON
-// reaches the loop verbatim, as a JSON string.
-func fromAnthropic(msg anthropic.Message, inputs map[int64]*strings.Builder) Response {
-	resp := Response{
-		ID:         msg.ID,
-		Message:    Message{Role: RoleAssistant, Content: []Block{}},
-		StopReason: string(msg.StopReason),
-		Usage: Usage{
-			InputTokens:              msg.Usage.InputTokens,
-			OutputTokens:             msg.Usage.OutputTokens,
-			CacheCreationInputTokens: msg.Usage.CacheCreationInputTokens,
-			CacheReadInputTokens:     msg.Usage.CacheReadInputTokens,
-		},
-	}
-	for i, b := range msg.Content {
-		switch b.Type {
-		case BlockText:
-			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockText, Text: b.Text})
-		case BlockToolUse:
-			input := b.Input
-			if raw := inputs[int64(i)]; raw != nil && raw.Len() > 0 {
-				input = toolInput(raw.String())
-			} else if len(input) == 0 {
-				input = json.RawMessage(`{}`)
-			}
-			resp.Message.Content = append(resp.Message.Content, Block{Type: BlockToolUse, ID: b.ID, Name: b.Name, Input: input})
-		}
-	}
-	return resp
+	_ = json.Unmarshal(data, &e) // data that is no error object has no type
+	return &streamEventError{Type: bounded(e.Error.Type), Message: errorMessage(bytes.TrimSpace(data), 0)}
 }

@@ -7,8 +7,11 @@
 //   - Providers sit behind one small interface (Provider) and speak a
 //     provider-neutral Message whose JSON is the Anthropic Messages shape,
 //     which is also the shape of Claude Code's stream-json lines. Three
-//     implement it: Anthropic (the official SDK), OpenAI (the official SDK,
-//     for any Chat Completions server) and Script (a YAML file of turns).
+//     implement it: Anthropic (the Messages API), OpenAI (Chat Completions,
+//     for any compatible server) and Script (a YAML file of turns). This
+//     package speaks both APIs itself, one endpoint each, through the same
+//     HTTP code (postJSON, sseReader): the official SDKs linked far more
+//     than that endpoint into every askuser process.
 //     The real ones retry rate limits, overload, 5xx and network errors
 //     with backoff, or after the wait the server asks for if it is at most
 //     a minute (a longer one ends the call at once), never repeat text

@@ -1,18 +1,54 @@
 package agentloop
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
 )
 
-// openaiAccumulator builds the reply from chat.completion.chunk deltas. It
-// replaces the SDK's ChatCompletionAccumulator, which mishandles what
-// compatible servers send: it drops every chunk whose id differs from the
-// first, merges calls that reuse one tool-call index into a single call,
-// and adds up usage that some servers report cumulatively in every chunk.
+// openaiChunk is one chat.completion.chunk of the stream: the fields the
+// reply is made of, and an error a server may send in its place.
+type openaiChunk struct {
+	ID      string `json:"id"`
+	Choices []struct {
+		Index        int64  `json:"index"`
+		FinishReason string `json:"finish_reason"`
+		Delta        struct {
+			Content   string                `json:"content"`
+			Refusal   string                `json:"refusal"`
+			ToolCalls []openaiToolCallDelta `json:"tool_calls"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage *openaiUsage    `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// openaiToolCallDelta is a piece of a tool call. Arguments is raw: a JSON
+// string as the API sends it, or an object as some servers send it.
+type openaiToolCallDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type openaiUsage struct {
+	PromptTokens        int64 `json:"prompt_tokens"`
+	CompletionTokens    int64 `json:"completion_tokens"`
+	TotalTokens         int64 `json:"total_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens int64 `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// openaiAccumulator builds the reply from chat.completion.chunk deltas,
+// as compatible servers send them too: chunk ids that change from chunk
+// to chunk, calls that reuse one tool-call index, usage reported
+// cumulatively in every chunk (the SDK's own accumulator mishandled all
+// three).
 type openaiAccumulator struct {
 	id      string
 	text    strings.Builder
@@ -20,7 +56,7 @@ type openaiAccumulator struct {
 	calls   []*openaiCall
 	byIndex map[int64]*openaiCall
 	finish  string
-	usage   openai.CompletionUsage
+	usage   openaiUsage
 }
 
 type openaiCall struct {
@@ -29,12 +65,12 @@ type openaiCall struct {
 }
 
 // add takes in one chunk and returns the text it carried, to show.
-func (a *openaiAccumulator) add(chunk openai.ChatCompletionChunk) string {
+func (a *openaiAccumulator) add(chunk openaiChunk) string {
 	if a.id == "" {
 		a.id = chunk.ID
 	}
-	if chunk.JSON.Usage.Valid() && chunk.Usage.TotalTokens+chunk.Usage.PromptTokens+chunk.Usage.CompletionTokens > 0 {
-		a.usage = chunk.Usage // the last report wins: totals, not increments
+	if u := chunk.Usage; u != nil && u.TotalTokens+u.PromptTokens+u.CompletionTokens > 0 {
+		a.usage = *u // the last report wins: totals, not increments
 	}
 	var shown strings.Builder
 	for _, choice := range chunk.Choices {
@@ -56,7 +92,7 @@ func (a *openaiAccumulator) add(chunk openai.ChatCompletionChunk) string {
 	return shown.String()
 }
 
-func (a *openaiAccumulator) addToolCall(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *openaiAccumulator) addToolCall(tc openaiToolCallDelta) {
 	cur := a.byIndex[tc.Index]
 	// A new id at a known index is a new call: some servers send every
 	// call whole, all at index 0.
@@ -75,10 +111,11 @@ func (a *openaiAccumulator) addToolCall(tc openai.ChatCompletionChunkChoiceDelta
 	if n := tc.Function.Name; n != "" && n != cur.name {
 		cur.name += n
 	}
-	if tc.Function.JSON.Arguments.Valid() {
-		cur.args.WriteString(tc.Function.Arguments)
-	} else if raw := strings.TrimSpace(tc.Function.JSON.Arguments.Raw()); strings.HasPrefix(raw, "{") {
-		cur.args.WriteString(raw) // arguments sent as an object, not a string
+	var args string
+	if raw := bytes.TrimSpace(tc.Function.Arguments); json.Unmarshal(raw, &args) == nil {
+		cur.args.WriteString(args)
+	} else if bytes.HasPrefix(raw, []byte("{")) {
+		cur.args.Write(raw) // arguments sent as an object, not a string
 	}
 }
 
@@ -152,26 +189,4 @@ func (c *callIDs) next() string {
 			return id
 		}
 	}
-}
-
-// openaiStreamError tells apart the failures found inside a started
-// stream. The SDK reports a `data: {"error": …}` line only as text, so the
-// error object is parsed back out of it.
-func openaiStreamError(err error) error {
-	const prefix = "received error while streaming: "
-	if rest, ok := strings.CutPrefix(err.Error(), prefix); ok {
-		var e struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-		}
-		if json.Unmarshal([]byte(rest), &e) != nil {
-			e.Message = rest // {"error": "text"}
-		}
-		if e.Type == "" {
-			e.Type = "server_error"
-		}
-		return &streamEventError{Type: bounded(e.Type), Message: bounded(e.Message)}
-	}
-	return asMalformed(err)
 }

@@ -3,14 +3,12 @@ package agentloop
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/openai/openai-go/v3"
 )
 
-// chunks decodes chat.completion.chunk JSON lines as the SDK would.
-func chunks(t *testing.T, lines ...string) []openai.ChatCompletionChunk {
+// chunks decodes chat.completion.chunk JSON lines as the stream does.
+func chunks(t *testing.T, lines ...string) []openaiChunk {
 	t.Helper()
-	out := make([]openai.ChatCompletionChunk, len(lines))
+	out := make([]openaiChunk, len(lines))
 	for i, l := range lines {
 		if err := json.Unmarshal([]byte(l), &out[i]); err != nil {
 			t.Fatalf("chunk %d: %v", i, err)
@@ -19,7 +17,7 @@ func chunks(t *testing.T, lines ...string) []openai.ChatCompletionChunk {
 	return out
 }
 
-// What compatible servers send that the SDK's accumulator gets wrong:
+// What compatible servers send that the SDK's accumulator got wrong:
 // chunk ids that change, every call whole at index 0, names repeated,
 // arguments as an object, usage reported cumulatively.
 func TestOpenAIAccumulatorCompatQuirks(t *testing.T) {

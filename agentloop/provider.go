@@ -16,7 +16,7 @@ import (
 // here, which keeps tests hermetic.
 type ProviderConfig struct {
 	APIKey string
-	// BaseURL is the API's base URL; "" means the SDK's default (the
+	// BaseURL is the API's base URL; "" means the default (the
 	// vendor's public API).
 	BaseURL string
 	// Model is the model to call; "" means DefaultAnthropicModel or

@@ -32,10 +32,10 @@ func (c ProviderConfig) idleTimeout(def time.Duration) time.Duration {
 	return c.StreamIdleTimeout
 }
 
-// httpClient is the client the SDK is given: the configured one (or a
-// default) with its transport wrapped in the idle watchdog. Working at the
-// HTTP layer, beneath both SDKs, the watchdog sees every byte, pings and
-// SSE comments included, and needs nothing from either SDK.
+// httpClient is the client a provider sends through: the configured one
+// (or a default) with its transport wrapped in the idle watchdog. Working
+// at the HTTP layer, beneath postJSON, the watchdog sees every byte, pings
+// and SSE comments included, and needs nothing from the providers.
 func (c ProviderConfig) httpClient(def time.Duration) *http.Client {
 	client := &http.Client{}
 	if c.HTTPClient != nil {

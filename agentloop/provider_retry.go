@@ -18,9 +18,8 @@ import (
 )
 
 // callState is what one Complete call learns from the HTTP layer beneath
-// the SDK. The SDKs report failures in shapes of their own (and the OpenAI
-// SDK loses the status of a response whose body is not JSON); these facts
-// let the error wording depend on what actually happened on the wire.
+// postJSON: these facts let the error wording depend on what actually
+// happened on the wire, the same way for both providers.
 type callState struct {
 	// attempts counts the HTTP requests sent, retries included.
 	attempts int
@@ -45,12 +44,11 @@ func withCallState(ctx context.Context) (context.Context, *callState) {
 // maxErrorBody bounds how much of an error response is kept.
 const maxErrorBody = 64 << 10
 
-// observe is SDK middleware (both SDKs' middleware has this signature). It
-// runs once per HTTP attempt, in the calling goroutine. It refuses a wait
-// over maxRetryAfter (refuseLongWait) and records the attempt in the
-// request context's callState; it buffers error bodies so their message
-// survives whatever the SDK does with them, which also frees the
-// connection of a response the SDK retries without closing.
+// observe sees every HTTP attempt postJSON makes, once each, in the
+// calling goroutine. It refuses a wait over maxRetryAfter (refuseLongWait)
+// and records the attempt in the request context's callState; it buffers
+// error bodies, up to maxErrorBody, so their message is kept and the
+// connection freed.
 func observe(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	res, err := next(req)
 	refused, isRefused := refuseLongWait(res)
@@ -138,11 +136,11 @@ func (w serverWait) String() string {
 		wait, w.header, ask.Excerpt(w.value), maxRetryAfter)
 }
 
-// refuseLongWait stops the SDK's retry loop from sitting out a wait longer
-// than maxRetryAfter: it marks such a response, if it would be retried,
-// x-should-retry: false, which both SDKs obey, so the call ends with it.
-// It returns the wait it refused. Both SDKs otherwise honour any wait (the
-// Anthropic SDK without bound, OpenAI's up to 2 minutes).
+// refuseLongWait stops postJSON's retry loop from sitting out a wait
+// longer than maxRetryAfter: it marks such a response, if it would be
+// retried, x-should-retry: false, which postJSON obeys, so the call ends
+// with it. It returns the wait it refused. (The Anthropic SDK, which
+// askuser used before, honoured any wait, without bound.)
 func refuseLongWait(res *http.Response) (serverWait, bool) {
 	if res == nil || !retryable(res) {
 		return serverWait{}, false

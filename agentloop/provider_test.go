@@ -251,8 +251,9 @@ func TestServerTextBounded(t *testing.T) {
 		}
 	}
 	for _, err := range []error{
-		anthropicStreamError(errors.New("received error while streaming: " + long)),
-		openaiStreamError(errors.New("received error while streaming: " + long)),
+		anthropicEventError([]byte(long)),       // an error event whose data is no error object
+		openaiEventError(quoted),                // {"error": "…"}
+		openaiEventError(json.RawMessage(long)), // not JSON at all
 	} {
 		if !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("an undecodable error event gives %d bytes: %.100q…", len(err.Error()), err.Error())

@@ -40,7 +40,7 @@
 //     claimed the set (ask.ClaimerOf(ctx).Claim); one that lost says what
 //     won instead.
 //
-// The terminal prompt's keys (README's "At the terminal" lists them too):
+// The terminal prompt's keys (docs/terminal.md lists them too):
 //
 //	↑ ↓ Home End        move in the list
 //	1-9                 pick (multi-select: tick); after the last option, Other

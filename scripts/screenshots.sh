@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Saves the README's screenshots into docs/: the web question card
+# Saves the manual's screenshots into docs/: the web question card
 # (askuser ask --frontend web) and an approval's card with its whole input
 # open (the demo's write of AUTH_PLAN.md), at a desktop's width in light
 # mode and a phone's in dark mode (TestWebScreenshots in

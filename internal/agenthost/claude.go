@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,7 +29,9 @@ func (claudeHost) Check(args []string) error {
 	return claudeCheck(scan(args, claudeOptions), "askuser run --agent claude")
 }
 
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // newUUID returns a random (version 4) UUID.
 func newUUID() string {
@@ -59,7 +62,7 @@ func (h claudeHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 		run.SessionID = t.value()
 	} else if t, ok := find(tokens, "-r", "--resume"); ok {
 		id := strings.TrimSuffix(filepath.Base(t.value()), ".jsonl")
-		if uuidRE.MatchString(id) {
+		if uuidRE().MatchString(id) {
 			run.SessionID = id
 		}
 	} else if _, ok := find(tokens, "-c", "--continue"); !ok {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/askuser/askuser/ask"
@@ -103,10 +104,10 @@ type Ledger struct {
 	Dir string
 }
 
-var sessionIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+var sessionIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`) })
 
 func (l Ledger) path(sessionID, ext string) (string, error) {
-	if !sessionIDRE.MatchString(sessionID) {
+	if !sessionIDRE().MatchString(sessionID) {
 		return "", fmt.Errorf("session id %q is not one Claude Code gives", ask.Excerpt(sessionID))
 	}
 	return filepath.Join(l.Dir, sessionID+ext), nil

@@ -221,7 +221,7 @@ func TestClaudeWiringKeepsThePersonsSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := cmd.Args[1:]
-	if args[0] != "-p" || !uuidRE.MatchString(run.SessionID) || !containsRun(args, "--session-id", run.SessionID) || !containsRun(args, "--permission-prompt-tool", "stdio") {
+	if args[0] != "-p" || !uuidRE().MatchString(run.SessionID) || !containsRun(args, "--session-id", run.SessionID) || !containsRun(args, "--permission-prompt-tool", "stdio") {
 		t.Errorf("args %q", args)
 	}
 	var settings struct {

@@ -103,7 +103,7 @@ func (h codexHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	run.SessionID = ""
 	if len(execTokens) > 1 && execTokens[0].positional() && execTokens[0].raw[0] == "resume" {
 		for _, t := range execTokens[1:] {
-			if t.positional() && uuidRE.MatchString(t.raw[0]) {
+			if t.positional() && uuidRE().MatchString(t.raw[0]) {
 				run.SessionID = t.raw[0]
 				break
 			}

@@ -83,7 +83,7 @@ func (h geminiHost) Start(run *Run, w Wiring) (*exec.Cmd, error) {
 	if t, ok := find(tokens, "--session-id"); ok {
 		run.SessionID = t.value()
 	} else if t, ok := find(tokens, "-r", "--resume"); ok {
-		if uuidRE.MatchString(t.value()) {
+		if uuidRE().MatchString(t.value()) {
 			run.SessionID = t.value()
 		}
 	} else if _, ok := find(tokens, "--session-file"); !ok {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Gemini CLI 0.61 reads MCP servers only from settings files: the user's
@@ -140,12 +141,12 @@ func geminiSettings(path string, w Wiring) ([]byte, error) {
 	return json.MarshalIndent(settings, "", "  ")
 }
 
-var jsonComment = regexp.MustCompile(`(?m)("(?:[^"\\]|\\.)*")|//[^\n]*|/\*[\s\S]*?\*/`)
+var jsonComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)("(?:[^"\\]|\\.)*")|//[^\n]*|/\*[\s\S]*?\*/`) })
 
 // stripJSONComments removes // and /* */ comments outside strings, as
 // Gemini CLI allows them in settings.json.
 func stripJSONComments(b []byte) []byte {
-	return jsonComment.ReplaceAllFunc(b, func(m []byte) []byte {
+	return jsonComment().ReplaceAllFunc(b, func(m []byte) []byte {
 		if m[0] == '"' {
 			return m
 		}
@@ -219,12 +220,12 @@ func claim(tmp, slug, cwd string) (string, error) {
 	return dir, nil
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var nonSlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // slugify is Gemini CLI's: lower case, runs of anything else made one "-",
 // no dash at either end, "project" when nothing is left.
 func slugify(s string) string {
-	s = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(nonSlug().ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if s == "" {
 		return "project"
 	}

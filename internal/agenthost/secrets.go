@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/askuser/askuser/ask"
 )
@@ -16,22 +17,26 @@ import (
 // instead; the environment is never kept.
 
 // secretName matches a key that names a secret.
-var secretName = regexp.MustCompile(`(?i)(token|secret|passw(or)?d|api[_-]?key|apikey|authorization|bearer|credential|private[_-]?key|access[_-]?key|cookie)`)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(token|secret|passw(or)?d|api[_-]?key|apikey|authorization|bearer|credential|private[_-]?key|access[_-]?key|cookie)`)
+})
 
 // notSecretName matches a key whose value names where a secret is (a
 // variable, a file), not the secret itself.
-var notSecretName = regexp.MustCompile(`(?i)(env|env[_-]?var|env[_-]?key|var|file|path|command|helper)$`)
+var notSecretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(env|env[_-]?var|env[_-]?key|var|file|path|command|helper)$`)
+})
 
 // secretKey finds a key of a key/value pair in JSON ("key": "value"),
 // TOML, shell and flag forms (key = "value", key=value, --key=value); its
 // value is read from where it ends (secretValue).
-var secretKey = regexp.MustCompile(`["']?([A-Za-z0-9_.-]+)["']?\s*[:=]\s*`)
+var secretKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["']?([A-Za-z0-9_.-]+)["']?\s*[:=]\s*`) })
 
 // secretValue is a value at the start of a string: quoted, or bare.
-var secretValue = regexp.MustCompile(`^("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}\]]+)`)
+var secretValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;}\]]+)`) })
 
 // bearerValue finds a bearer credential written out.
-var bearerValue = regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}`)
+var bearerValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}`) })
 
 // CheckSecrets refuses arguments that hold a secret inline; what names the
 // command for the message.
@@ -53,13 +58,13 @@ func CheckSecrets(args []string, what string) error {
 // secretIn reports whether arg holds a secret inline, and the key that
 // names it.
 func secretIn(arg string) (string, bool) {
-	if m := bearerValue.FindString(arg); m != "" {
+	if m := bearerValue().FindString(arg); m != "" {
 		return "Bearer …", true
 	}
-	for _, m := range secretKey.FindAllStringSubmatchIndex(arg, -1) {
+	for _, m := range secretKey().FindAllStringSubmatchIndex(arg, -1) {
 		name := strings.TrimLeft(arg[m[2]:m[3]], "-")
-		value := strings.Trim(secretValue.FindString(arg[m[1]:]), `"'`)
-		if !secretName.MatchString(name) || notSecretName.MatchString(name) || reference(value) {
+		value := strings.Trim(secretValue().FindString(arg[m[1]:]), `"'`)
+		if !secretName().MatchString(name) || notSecretName().MatchString(name) || reference(value) {
 			continue
 		}
 		return name, true

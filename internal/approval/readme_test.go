@@ -8,18 +8,19 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite README's table of what a rule allows from ruleTable")
+var update = flag.Bool("update", false, "rewrite docs/approvals.md's table of what a rule allows from ruleTable")
 
-// The markers around README's table.
+// The markers around the manual's table (docs/approvals.md).
 const (
 	tableBegin = "<!-- rule table: go test ./internal/approval -run TestREADMERuleTable -update writes it from ruleTable -->"
 	tableEnd   = "<!-- end of rule table -->"
 )
 
-// TestREADMERuleTable keeps README's table of what a rule allows the very
-// table TestRuleTable checks: a row changed in one and not the other fails.
+// TestREADMERuleTable keeps the manual's table of what a rule allows
+// (docs/approvals.md, which README links to) the very table TestRuleTable
+// checks: a row changed in one and not the other fails.
 func TestREADMERuleTable(t *testing.T) {
-	path := filepath.Join("..", "..", "README.md")
+	path := filepath.Join("..", "..", "docs", "approvals.md")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestREADMERuleTable(t *testing.T) {
 	readme := string(b)
 	i, j := strings.Index(readme, tableBegin), strings.Index(readme, tableEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no rule table between %q and %q", tableBegin, tableEnd)
+		t.Fatalf("docs/approvals.md has no rule table between %q and %q", tableBegin, tableEnd)
 	}
 	want := "\n" + renderRuleTable() + "\n"
 	if *update {
@@ -37,7 +38,7 @@ func TestREADMERuleTable(t *testing.T) {
 		return
 	}
 	if got := readme[i+len(tableBegin) : j]; got != want {
-		t.Errorf("README's rule table is not ruleTable; run go test ./internal/approval -run TestREADMERuleTable -update\nREADME:\n%s\nruleTable:\n%s", got, want)
+		t.Errorf("docs/approvals.md's rule table is not ruleTable; run go test ./internal/approval -run TestREADMERuleTable -update\ndocs/approvals.md:\n%s\nruleTable:\n%s", got, want)
 	}
 }
 

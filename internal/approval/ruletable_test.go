@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// ruleCase is one row of what a rule does and does not allow. README's
-// rules section shows the same table (TestREADMERuleTable keeps them in
-// step), so a user reads exactly what is tested.
+// ruleCase is one row of what a rule does and does not allow. The manual's
+// page of rules (docs/approvals.md) shows the same table
+// (TestREADMERuleTable keeps them in step), so a user reads exactly what
+// is tested.
 type ruleCase struct {
 	// rules: "allow: R", "deny: R", "mode: M", several joined by "; ".
 	rules string

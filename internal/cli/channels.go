@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -198,11 +199,14 @@ func (x *relayed) frontend(name string) (ask.Frontend, error) {
 		x.served = append(x.served, s)
 	}
 	st := x.place.store
+	var registered func()
 	if name == feInbox && !x.place.deferAll && x.place.errOut != nil {
-		sayWhereToAnswer(x.place, x.place.errOut)
+		// Said once the set waits in the inbox, not before: a process
+		// still waiting for the store has no set anybody could answer.
+		registered = sync.OnceFunc(func() { sayWhereToAnswer(x.place, x.place.errOut) })
 	}
 	return &relay.Frontend{Mailbox: st.Mailbox(), Registry: st.Registry(), Session: x.place.session, Title: x.place.title,
-		Channels: []string{name}, Threads: x.place.threads, Defer: x.place.deferAll, Wake: x.wake}, nil
+		Channels: []string{name}, Threads: x.place.threads, Defer: x.place.deferAll, Wake: x.wake, Registered: registered}, nil
 }
 
 func (x *relayed) wake() {

@@ -4,7 +4,7 @@ package cli
 // its constructor when imported (channel.Register, in its init), and is
 // linked by one blank import here. A channel not linked is still known
 // (its settings, its name for --frontend), and askuser says that it is
-// not built in. docs/channels.md says what a channel package implements.
+// not built in. docs/writing-a-channel.md says what a channel package implements.
 import (
 	_ "github.com/askuser/askuser/internal/channel/slack"
 )

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -341,7 +342,9 @@ func sessionIDs(words []string, e *env, kind int) []string {
 	if dir == "" {
 		dir = e.getenv("ASKUSER_STATE_DIR")
 	}
-	store, err := sessionStoreAt(dir, e.getenv(storeEnv), storeEnv, e)
+	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+	defer cancel()
+	store, err := sessionStoreAt(dir, e.getenv(storeEnv), storeEnv, e, storeOpening{ctx: ctx, interrupt: context.Background()})
 	if err != nil {
 		return nil
 	}

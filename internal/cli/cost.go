@@ -22,7 +22,7 @@ type price struct {
 
 // prices are Anthropic's published list prices for the Claude API (its
 // pricing page and model pages), standard tier, no batch discount, no
-// regional surcharge. README lists them. A model not here is not priced:
+// regional surcharge. docs/run.md lists them. A model not here is not priced:
 // total_cost_usd is left out rather than guessed.
 var prices = map[string]price{
 	"claude-fable-5-1":  {in: 10, out: 50, cacheWrite: 12.5, cacheRead: 0.25},

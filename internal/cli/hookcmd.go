@@ -72,9 +72,11 @@ func runHook(c *cli.Context, e *env) (err error) {
 	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
 	asker, rules, err := newBridgeAsker(ctx, c, e)
-	if err != nil && ctx.Err() != nil {
-		// Exit 2 blocks the call: any other code would let it run.
-		return withCode(ExitUsage, fmt.Errorf("hook: read the answers file: %w; the call is blocked", err))
+	if err != nil && (ctx.Err() != nil || exitCode(err) != ExitUsage) {
+		// Never fail open: an answers file whose reading a signal cut
+		// short, or a team store not reached within --timeout, blocks the
+		// call as a bad flag does (exit 2); any other code lets it run.
+		return withCode(ExitUsage, fmt.Errorf("hook: %w; the call is blocked", err))
 	}
 	if err != nil {
 		return err

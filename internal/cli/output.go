@@ -35,6 +35,22 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// Verbatim is the same stream, serialised with it, whose lines are never
+// broken at the terminal's width (iostreams.Verbatim).
+func (l *lineWriter) Verbatim() io.Writer { return lockedTo{&l.mu, iostreams.Verbatim(l.w)} }
+
+// lockedTo writes to w under a lock it shares.
+type lockedTo struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedTo) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // runResult is the end of a run, in Claude Code's result shape.
 type runResult struct {
 	Type          string `json:"type"`
@@ -339,7 +355,11 @@ func (p *printer) result(r runResult) {
 				w = p.errOut
 				fmt.Fprintln(w)
 			}
-			fmt.Fprint(w, describePending(r))
+			// The first line says what waits; the rest (the questions,
+			// the commands, an answers file) is copied, so never broken.
+			head, rest, _ := strings.Cut(describePending(r), "\n")
+			fmt.Fprintln(w, head)
+			fmt.Fprint(iostreams.Verbatim(w), rest)
 		}
 	}
 }

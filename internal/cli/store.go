@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,8 +35,54 @@ func storeFlag(category ...string) cli.Flag {
 // storeEnv is the environment variable of --store.
 const storeEnv = "ASKUSER_STORE"
 
-// storeOpenTimeout bounds connecting to the team store and migrating it.
+// storeOpenTimeout bounds how long a command that does not wait for an
+// answer (sessions, cancel, channels) waits for a team store that is full
+// or starting up.
 const storeOpenTimeout = 30 * time.Second
+
+// waitingCommands wait for an answer, or serve those who do: they wait
+// out a team store that is down, full or restarting, from their start,
+// bounded only by their own --timeout and Ctrl+C, and say so meanwhile.
+var waitingCommands = []string{"ask", "run", "resume", "demo", "mcp", "hook", "serve"}
+
+// storeOpening is how a command opens the team store.
+type storeOpening struct {
+	// ctx ends the wait for the store at Open: Ctrl+C, the command's
+	// --timeout; interrupt ends every later wait (Ctrl+C).
+	ctx, interrupt context.Context
+	// patient: a process that waits for an answer (postgres.Options).
+	patient, waitToOpen bool
+}
+
+// openingOf is how command c opens the team store.
+func openingOf(c *cli.Context) (storeOpening, context.CancelFunc) {
+	ctx := c.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	name := c.Command.Name
+	if !slices.Contains(waitingCommands, name) {
+		octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
+		return storeOpening{ctx: octx, interrupt: ctx}, cancel
+	}
+	o := storeOpening{ctx: ctx, interrupt: ctx, patient: name != "serve", waitToOpen: true}
+	if d := commandTimeout(c); d > 0 {
+		ctx, cancel := context.WithTimeoutCause(ctx, d, fmt.Errorf("%w: the team store could not be reached within --timeout %s", ask.ErrTimeout, d))
+		o.ctx = ctx
+		return o, cancel
+	}
+	return o, func() {}
+}
+
+// commandTimeout is c's --timeout, when it has one (set, or by default).
+func commandTimeout(c *cli.Context) time.Duration {
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), "timeout") {
+			return c.Duration("timeout")
+		}
+	}
+	return 0
+}
 
 // sessionStore is the command's store: its state directory and, when
 // --store or ASKUSER_STORE names one, the team store. One is opened per
@@ -42,12 +90,15 @@ const storeOpenTimeout = 30 * time.Second
 func sessionStore(c *cli.Context, e *env) (*session.Store, error) {
 	dir, _ := flagOrEnv(c, e, "state-dir", "ASKUSER_STATE_DIR")
 	url, from := flagOrEnv(c, e, "store", storeEnv)
-	return sessionStoreAt(dir, url, from, e)
+	o, cancel := openingOf(c)
+	defer cancel()
+	return sessionStoreAt(dir, url, from, e, o)
 }
 
 // sessionStoreAt is the store of state directory dir (the default place
-// when "") and team store url ("" for none), given by from.
-func sessionStoreAt(dir, url, from string, e *env) (*session.Store, error) {
+// when "") and team store url ("" for none), given by from, opened as o
+// says.
+func sessionStoreAt(dir, url, from string, e *env, o storeOpening) (*session.Store, error) {
 	dir = stateDirOr(dir, e)
 	key := dir + "\x00" + url
 	if st, ok := e.stores[key]; ok {
@@ -59,11 +110,10 @@ func sessionStoreAt(dir, url, from string, e *env) (*session.Store, error) {
 			shown, _ := postgres.Redact(url)
 			return nil, usageErrorf("%s: %s is not a team store; it is a PostgreSQL URL, postgres://user@host:port/database", from, ask.Excerpt(shown))
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
-		defer cancel()
-		b, err := postgres.New(ctx, url)
+		b, err := postgres.NewWith(o.ctx, url, postgres.Options{Patient: o.patient, WaitToOpen: o.waitToOpen,
+			Interrupt: o.interrupt, Share: dir, Notice: func(msg string) { fmt.Fprintf(e.ios.ErrOut, "askuser: %s: %s\n", from, msg) }})
 		if err != nil {
-			return nil, withCode(ExitError, fmt.Errorf("%s: %w", from, err))
+			return nil, openError(o.ctx, from, err)
 		}
 		st.Backend = b
 	}
@@ -72,6 +122,21 @@ func sessionStoreAt(dir, url, from string, e *env) (*session.Store, error) {
 	}
 	e.stores[key] = st
 	return st, nil
+}
+
+// openError is the command's error when the team store did not open: a
+// wait ended by Ctrl+C is a cancellation (exit 130), by the command's own
+// --timeout a timeout (exit 7); anything else is the store's error.
+func openError(ctx context.Context, from string, err error) error {
+	if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+		if errors.Is(cause, ask.ErrTimeout) {
+			return fmt.Errorf("%s: %w (%w)", from, cause, err)
+		}
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("%s: %w", from, ask.CtxErr(ctx))
+		}
+	}
+	return withCode(ExitError, fmt.Errorf("%s: %w", from, err))
 }
 
 // closeStores closes the command's stores: their locks are released.

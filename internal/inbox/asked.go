@@ -48,10 +48,18 @@ func askedKind(req ask.Request) string {
 // askedRows are the rows of the home page for the sets asked outside a
 // session that a process waits on now, newest first.
 func (in *Inbox) askedRows(now time.Time) []sessionRow {
-	entries, _ := in.store.Registry().List(context.Background()) // a damaged entry is skipped
+	reg := in.store.Registry()
+	entries, _ := reg.List(context.Background()) // a damaged entry is skipped
+	var keys []string
+	for _, e := range entries {
+		if e.Session == "" && e.Pending() && len(e.Request.Questions) > 0 {
+			keys = append(keys, e.Key)
+		}
+	}
+	held := heldSets(reg, keys)
 	var rows []sessionRow
 	for _, e := range entries {
-		if e.Session != "" || !e.Pending() || len(e.Request.Questions) == 0 || !in.store.Registry().Held(e.Key) {
+		if e.Session != "" || !e.Pending() || len(e.Request.Questions) == 0 || !held(e.Key) {
 			continue
 		}
 		q := e.Request.Questions[0]
@@ -64,6 +72,18 @@ func (in *Inbox) askedRows(now time.Time) []sessionRow {
 		rows = append([]sessionRow{row}, rows...)
 	}
 	return rows
+}
+
+// heldSets says which of keys a process waits on: in one query where the
+// store can (a team store's thousand sets), else set by set.
+func heldSets(reg session.Registry, keys []string) func(string) bool {
+	if many, ok := reg.(interface {
+		HeldMany([]string) map[string]bool
+	}); ok && len(keys) > 0 {
+		held := many.HeldMany(keys)
+		return func(k string) bool { return held[k] }
+	}
+	return reg.Held
 }
 
 // askedBy names what asked set e: its title ("askuser hook", "askuser mcp

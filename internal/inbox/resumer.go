@@ -34,9 +34,10 @@ type resumer struct {
 	// note tells serve's log that a resume of session id started or
 	// ended; it must not call the resumer.
 	note func(id, msg string)
-	// ended, if set, is told (in a goroutine of its own) that a resume of
-	// session id ended and none follows it: the inbox then checks whether
-	// it took the answers given on the page.
+	// ended, if set, is told that a resume of session id ended and none
+	// was queued, before the run is marked ended (not under mu): the inbox
+	// then checks whether it took the answers given on the page, and
+	// schedules another try. It must not start a resume itself.
 	ended func(id session.ID)
 
 	mu sync.Mutex
@@ -150,15 +151,20 @@ func (r *resumer) wait(run *sessionRun, cmd *exec.Cmd, logf *os.File) {
 	logf.Close()
 	r.note(string(run.id), "askuser resume ended: "+how)
 	r.mu.Lock()
+	queued := run.queued
+	r.mu.Unlock()
+	if !queued && r.ended != nil {
+		// What comes next (another try, and when) is decided before the
+		// run is seen to end, so the page never shows an ended resume
+		// without it. It may not start a resume itself (it schedules).
+		r.ended(run.id)
+	}
+	r.mu.Lock()
 	defer r.mu.Unlock()
 	run.running, run.ended = false, how
 	r.hub.bump()
-	if run.queued {
+	if run.queued { // queued before, or by an answer given meanwhile
 		r.startLocked(run, run.nextWhy, run.nextArgs)
-		return
-	}
-	if r.ended != nil {
-		go r.ended(run.id)
 	}
 }
 

@@ -1,36 +1,16 @@
 package inbox
 
 import (
-	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"time"
 )
-
-//go:embed templates/*.tmpl
-var templateFS embed.FS
-
-// templates are parsed on first use, not at start-up: every askuser
-// command links this package, and parsing takes about 1.6 ms, which only
-// a page should pay. A broken template fails every page test at once.
-var templates = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").Funcs(template.FuncMap{
-		"rfc3339":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"clock":     func(t time.Time) string { return t.Local().Format("15:04") },
-		"stamp":     func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
-		"digits":    digits,
-		"thousands": thousands,
-	}).ParseFS(templateFS, "templates/*.tmpl"))
-})
 
 // ErrListenAddress marks a --listen value that is not an address.
 var ErrListenAddress = errors.New("bad listen address")
@@ -158,28 +138,9 @@ func (s *Server) Close(ctx context.Context) error {
 	return s.http.Shutdown(ctx)
 }
 
-// pageData is what the layout renders around a page's body.
-type pageData struct {
-	Title, Heading string
-	// Fragment is where the page fetches its body again when the event
-	// stream says something changed.
-	Fragment string
-	Body     template.HTML
-}
-
-// render executes the named template into a string of HTML. html/template
-// has escaped everything in it, so it may be put into the layout as is.
-func render(name string, data any) (template.HTML, error) {
-	var b bytes.Buffer
-	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
-		return "", err
-	}
-	return template.HTML(b.String()), nil
-}
-
 // writePage writes the named body inside the layout, or only the body when
 // the page's script fetches it again (isFetch).
-func writePage(w http.ResponseWriter, r *http.Request, layout pageData, name string, data any) {
+func writePage(w http.ResponseWriter, r *http.Request, page pageData, name string, data any) {
 	body, err := render(name, data)
 	if err != nil {
 		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
@@ -190,13 +151,8 @@ func writePage(w http.ResponseWriter, r *http.Request, layout pageData, name str
 		_, _ = io.WriteString(w, string(body))
 		return
 	}
-	layout.Body = body
-	var b bytes.Buffer
-	if err := templates().ExecuteTemplate(&b, "layout", layout); err != nil {
-		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
-		return
-	}
-	_, _ = w.Write(b.Bytes())
+	page.Body = body
+	_, _ = io.WriteString(w, layout(page))
 }
 
 // isFetch reports whether the page's script made the request, so it wants

@@ -9,9 +9,9 @@ import (
 	"github.com/askuser/askuser/ask"
 )
 
-// The views below are what the templates render. Every string in them that
-// came from a model has been through ask.Display or ask.DisplayBlock here;
-// html/template escapes it on the way out.
+// The views below are what the pages render (render*.go). Every string in
+// them that came from a model has been through ask.Display or
+// ask.DisplayBlock here; the page escapes it on the way out.
 
 // cardView is one question set on a page.
 type cardView struct {

@@ -169,18 +169,48 @@ func (s *IOStreams) StatusOut() io.Writer {
 // On a terminal, w is a wordWrapper, so ErrOut's lines break at word
 // boundaries too.
 func safe(w io.Writer) io.Writer {
-	return &lockedWriter{w: ask.NewDisplayWriter(w)}
+	l := &lockedWriter{w: ask.NewDisplayWriter(w)}
+	l.ww, _ = w.(*wordWrapper)
+	return l
 }
 
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	ww *wordWrapper // the word wrapper under w, if any
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Verbatim returns a view of w, ErrOut or TextOut, whose lines are never
+// broken at the terminal's width: for what a person copies (a command to
+// run, a file to paste), which a line break would spoil. The text is
+// still sanitised; the terminal wraps a long line softly, as a copy
+// joins again. A writer that wraps one of these says how through its own
+// Verbatim method; any other writer is returned as it is.
+func Verbatim(w io.Writer) io.Writer {
+	if v, ok := w.(interface{ Verbatim() io.Writer }); ok {
+		return v.Verbatim()
+	}
+	l, ok := w.(*lockedWriter)
+	if !ok || l.ww == nil {
+		return w
+	}
+	return verbatim{l}
+}
+
+type verbatim struct{ l *lockedWriter }
+
+func (v verbatim) Write(p []byte) (int, error) {
+	v.l.mu.Lock()
+	defer v.l.mu.Unlock()
+	v.l.ww.verbatim = true
+	defer func() { v.l.ww.verbatim = false }()
+	return v.l.w.Write(p)
 }
 
 // ColorEnabled reports whether a person's terminal may be coloured:

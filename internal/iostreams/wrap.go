@@ -29,6 +29,9 @@ type wordWrapper struct {
 	width func() int // the terminal's width now; <= 0 writes as is
 	on    func() bool
 	hold  bool
+	// verbatim is set while Verbatim writes: nothing is broken, but the
+	// column is kept, so the lines after go on wrapping correctly.
+	verbatim bool
 
 	col     int    // cells on the current line
 	indent  int    // the current line's leading spaces, for its continuations
@@ -58,6 +61,9 @@ func (ww *wordWrapper) Write(p []byte) (int, error) {
 		ww.part = ww.part[:0]
 	}
 	w := ww.width()
+	if ww.verbatim {
+		w = 0 // place breaks nothing at width 0
+	}
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size <= 1 && !utf8.FullRune(data[i:]) {

@@ -90,3 +90,23 @@ func TestStreamsWrapForAPerson(t *testing.T) {
 		t.Errorf("TextOut then Out: %q, want %q", got, want+line)
 	}
 }
+
+// TestVerbatimLinesAreNeverBroken: what a person copies (a command, a
+// file to paste) is written whole through Verbatim, and the prose after
+// it wraps as before.
+func TestVerbatimLinesAreNeverBroken(t *testing.T) {
+	var errOut bytes.Buffer
+	s := New(strings.NewReader(""), &bytes.Buffer{}, &errOut)
+	s.SetStderrTTY(true)
+	s.SetWidth(12)
+	cmd := "Answer at a terminal:  askuser resume 0b7e6f1e-2c1d-4c7a-9d55-3f5a8c2e1b90\n"
+	Verbatim(s.ErrOut).Write([]byte(cmd))
+	s.ErrOut.Write([]byte("one two three four\n"))
+	if want := cmd + "one two\nthree four\n"; errOut.String() != want {
+		t.Errorf("got %q, want %q", errOut.String(), want)
+	}
+	var plain bytes.Buffer
+	if Verbatim(&plain) != &plain {
+		t.Error("Verbatim of a writer askuser did not make is not that writer")
+	}
+}

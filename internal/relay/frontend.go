@@ -44,7 +44,11 @@ type Frontend struct {
 	Defer bool
 	// Wake, if set, tells this process's relay a set was registered.
 	Wake func()
-	Now  func() time.Time
+	// Registered, if set, is told each time a set is registered, and so
+	// waits where every process of the store finds it: only then is the
+	// person told where to answer.
+	Registered func()
+	Now        func() time.Time
 }
 
 var (
@@ -86,6 +90,9 @@ func (f *Frontend) Ask(ctx context.Context, req ask.Request) ([]ask.Answer, erro
 	}
 	if f.Wake != nil {
 		f.Wake()
+	}
+	if f.Registered != nil {
+		f.Registered()
 	}
 	if f.Defer {
 		return nil, fmt.Errorf("%w: waiting for an answer in %s", ask.ErrDeferred, strings.Join(f.Channels, ", "))

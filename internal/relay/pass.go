@@ -21,12 +21,13 @@ func (r *Relay) pass(ctx context.Context) {
 		r.logf("registry", "")
 	}
 	held := r.heldNames()
+	v := r.view(ctx, entries, held)
 	for i, e := range entries {
 		if ctx.Err() != nil {
 			return
 		}
 		if e.Pending() && (r.cfg.Inbox || r.wantsAny(e, held)) {
-			e = r.settle(ctx, e)
+			e = r.settle(ctx, e, v)
 			entries[i] = e
 		}
 		for _, name := range held {
@@ -48,10 +49,48 @@ func (r *Relay) wantsAny(e session.Entry, names []string) bool {
 	return slices.ContainsFunc(names, func(n string) bool { return r.wants(e, n) })
 }
 
+// passView is what a pass knows of the sets it settles, read for all of
+// them at once where the stores can (ManyMailbox, ManyRegistry); nil
+// maps are asked set by set.
+type passView struct {
+	answers map[string]session.Delivery
+	held    map[string]bool
+}
+
+// view reads the answers of the pending sets this pass settles, and
+// whether their askers (outside a session) still wait, at once.
+func (r *Relay) view(ctx context.Context, entries []session.Entry, held []string) passView {
+	var boxes []session.Box
+	var keys []string
+	for _, e := range entries {
+		if e.Pending() && (r.cfg.Inbox || r.wantsAny(e, held)) {
+			boxes = append(boxes, session.Box{Session: e.Session, Key: e.Key})
+			if e.Session == "" {
+				keys = append(keys, e.Key)
+			}
+		}
+	}
+	var v passView
+	if mm, ok := r.cfg.Mailbox.(ManyMailbox); ok && len(boxes) > 0 {
+		if got, err := mm.GetMany(ctx, boxes); err == nil {
+			v.answers = got
+		}
+	}
+	if mr, ok := r.cfg.Registry.(ManyRegistry); ok && len(keys) > 0 {
+		v.held = mr.HeldMany(keys)
+	}
+	return v
+}
+
 // settle learns whether waiting set e was answered, withdrawn or
 // cancelled: from its mailbox, its asker's lock, or its journal.
-func (r *Relay) settle(ctx context.Context, e session.Entry) session.Entry {
-	d, ok, err := r.cfg.Mailbox.Get(ctx, session.Box{Session: e.Session, Key: e.Key})
+func (r *Relay) settle(ctx context.Context, e session.Entry, v passView) session.Entry {
+	box := session.Box{Session: e.Session, Key: e.Key}
+	d, ok := v.answers[e.Key]
+	var err error
+	if v.answers == nil {
+		d, ok, err = r.cfg.Mailbox.Get(ctx, box)
+	}
 	switch {
 	case err != nil:
 		r.logf(e.Key, "askuser: %v", err)
@@ -65,7 +104,11 @@ func (r *Relay) settle(ctx context.Context, e session.Entry) session.Entry {
 		late := e.Session != "" && d.Answers[0].Declined == nil && (d.Who != nil || !r.cfg.Sessions.InUse(e.Session))
 		return r.settleWith(ctx, e, d, late, "")
 	case e.Session == "":
-		if !r.cfg.Registry.Held(e.Key) && r.cfg.Now().Sub(e.Updated) > holdGrace {
+		held, known := v.held[e.Key]
+		if !known {
+			held = r.cfg.Registry.Held(e.Key)
+		}
+		if !held && r.cfg.Now().Sub(e.Updated) > holdGrace {
 			return r.settleOutcome(ctx, e, withdrawn("the asking process ended", r.cfg.Now()))
 		}
 		return e

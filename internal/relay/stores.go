@@ -39,6 +39,19 @@ type Deliveries interface {
 	Prune(ctx context.Context, before time.Time) error
 }
 
+// ManyMailbox is a Mailbox that reads the answers of many sets at once
+// (the team store): a pass over a thousand waiting sets reads them in one
+// query, not a thousand. Sets without an answer are missing from the map.
+type ManyMailbox interface {
+	GetMany(ctx context.Context, boxes []session.Box) (map[string]session.Delivery, error)
+}
+
+// ManyRegistry is a Registry that says at once which of many sets a
+// process waits on (true where it cannot say, as Held).
+type ManyRegistry interface {
+	HeldMany(keys []string) map[string]bool
+}
+
 // Sessions reads sessions (session.Store in files).
 type Sessions interface {
 	Load(id string) (*session.Session, error)

@@ -19,9 +19,9 @@
 // replied, answered, partial) that a later user message settles only as
 // far as checking they are JSON: what they record is dropped at that
 // message anyway (replay.go). A session is held while a process appends
-// to it (a file lock, or an advisory lock in the team store, released
-// when the process dies), and a held session is never deleted (Remove
-// refuses it).
+// to it (a file lock, or a lease in the team store, released when the
+// process dies), and a held session is never deleted (Remove refuses
+// it).
 //
 // What else may be in the state directory cannot be turned against its
 // owner. A session's id is an ID (a v4 UUID, lower-case hex), made only

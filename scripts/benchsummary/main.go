@@ -1,9 +1,13 @@
 // Command benchsummary reads `go test -bench` output (several -count runs,
 // several packages) on stdin and prints, for a person, the median of every
 // metric of every benchmark and the ratios to the baselines measured in the
-// same run, then the goals of issue 12 (a lean binary) as measured ratios.
-// scripts/bench.sh pipes its results through it; it needs nothing but Go,
-// where benchstat may not be installed.
+// same run, then the goals of issue 12 (a lean binary) as measured ratios
+// and the table of issue 33 (a lean process, lean.go). scripts/bench.sh
+// pipes its results through it; it needs nothing but Go, where benchstat
+// may not be installed.
+//
+// With -lean it prints issue 33's table alone and exits 1 when the
+// release binary passes its limit (scripts/bench.sh -l, .ci/run).
 //
 // A ratio is computed from medians, which a noisy machine disturbs less
 // than means. The pairs are named in baselines below; the process
@@ -13,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +36,7 @@ var baselines = []struct{ bench, base string }{
 	{"ProcessFloor", "ProcessHello"},
 	{"ProcessVersion", "ProcessHello"},
 	{"ProcessAskFile", "ProcessHello"},
+	{"ProcessHook", "ProcessHello"},
 	{"ProcessRunPrint", "ProcessHello"},
 	{"ProcessClaudeCodePrint", "ProcessHello"},
 	{"SessionLoadResume1000", "SessionLoadDecodeBaseline"},
@@ -45,6 +51,8 @@ type result struct {
 }
 
 func main() {
+	lean := flag.Bool("lean", false, "print only issue 33's table, and exit 1 when the release binary passes 30 MB")
+	flag.Parse()
 	results, err := parse(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchsummary:", err)
@@ -54,11 +62,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchsummary: no benchmark results on standard input")
 		os.Exit(1)
 	}
+	if *lean {
+		if !printLean(os.Stdout, results) {
+			fmt.Fprintf(os.Stderr, "benchsummary: the release binary is not within %d bytes (issue 33)\n", leanBinaryBytes)
+			os.Exit(1)
+		}
+		return
+	}
 	printMedians(os.Stdout, results)
 	fmt.Println()
 	printRatios(os.Stdout, results)
 	fmt.Println()
 	printGoals(os.Stdout, results)
+	fmt.Println()
+	printLean(os.Stdout, results)
 }
 
 // parse reads benchmark lines, keyed by package and name without the
@@ -203,6 +220,9 @@ func printSyncCost(w io.Writer, results []*result) {
 }
 
 func shortPkg(p string) string {
+	if rest, ok := strings.CutPrefix(p, beforePrefix); ok {
+		return beforePrefix + shortPkg(rest)
+	}
 	p = strings.TrimPrefix(p, "github.com/askuser/askuser")
 	if p == "" {
 		return "."

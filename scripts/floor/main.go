@@ -1,25 +1,19 @@
 // Command floor is the floor of askuser's start-up: a program that links
-// the dependencies askuser must use — the official SDKs (Anthropic,
-// OpenAI, MCP), survey, urfave/cli, go-isatty and goccy/go-yaml — and
-// nothing of askuser's own, and answers --version through a urfave/cli
-// App. Its peak RSS and time are what any program built on them pays
-// before it does anything: every linked package's initialisers run, and
-// urfave/cli's help templates make the linker keep every exported method
-// of every type reachable from an interface (text/template calls methods
-// by name), which the SDKs' initialisers reach by the thousand. askuser's
-// figures are compared with it and with scripts/hello (scripts/bench.sh,
-// bench_test.go).
+// the dependencies askuser must use — the official MCP SDK, survey,
+// urfave/cli, go-isatty and goccy/go-yaml — and nothing of askuser's own,
+// and answers --version through a urfave/cli App. Its peak RSS and time
+// are what any program built on them pays before it does anything: every
+// linked package's initialisers run. askuser's figures are compared with
+// it and with scripts/hello (scripts/bench.sh, bench_test.go).
 package main
 
 import (
 	"os"
 
 	_ "github.com/AlecAivazis/survey/v2"
-	_ "github.com/anthropics/anthropic-sdk-go"
 	_ "github.com/goccy/go-yaml"
 	_ "github.com/mattn/go-isatty"
 	_ "github.com/modelcontextprotocol/go-sdk/mcp"
-	_ "github.com/openai/openai-go/v3"
 	"github.com/urfave/cli/v2"
 )
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,7 +24,7 @@ type inbox struct {
 var urlPattern = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{32}`)
 
 func startServe(bin string, env []string) (*proc, *inbox, error) {
-	p := &proc{cmd: exec.Command(bin, "serve")}
+	p := &proc{cmd: exec.Command(bin, "serve"), done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), env...)
 	errOut, err := p.cmd.StderrPipe()
 	if err != nil {
@@ -35,7 +36,11 @@ func startServe(bin string, env []string) (*proc, *inbox, error) {
 	sc := bufio.NewScanner(errOut)
 	for sc.Scan() {
 		if u := urlPattern.FindString(sc.Text()); u != "" {
-			go io.Copy(io.Discard, errOut)
+			go func() {
+				_, _ = io.Copy(io.Discard, errOut)
+				_ = p.cmd.Wait()
+				close(p.done)
+			}()
 			jar, _ := cookiejar.New(nil)
 			base, token, _ := strings.Cut(u, "?")
 			return p, &inbox{base: base, token: token, c: &http.Client{Jar: jar, Timeout: time.Minute}}, nil
@@ -45,6 +50,9 @@ func startServe(bin string, env []string) (*proc, *inbox, error) {
 	return nil, nil, fmt.Errorf("askuser serve printed no address")
 }
 
+// errNoPage: serve has no such page (a set that is not waiting).
+var errNoPage = errors.New("no such page")
+
 func (in *inbox) get(path string) (string, error) {
 	res, err := in.c.Get(in.base + path + "?" + in.token)
 	if err != nil {
@@ -52,6 +60,9 @@ func (in *inbox) get(path string) (string, error) {
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
+	if res.StatusCode == http.StatusNotFound {
+		return "", fmt.Errorf("GET /%s: %w", path, errNoPage)
+	}
 	if res.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("GET /%s: status %d: %.200s", path, res.StatusCode, body)
 	}
@@ -65,9 +76,14 @@ var (
 
 // form waits for session id's page to offer its form, and returns what
 // posts the answer "SQLite".
-func (in *inbox) form(id string) (func() error, error) {
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		body, err := in.get("s/" + id)
+func (in *inbox) form(id string) (func() error, error) { return in.formAt("s/" + id) }
+
+// formAt waits for the page at path (s/ID, q/KEY) to offer its form, and
+// returns what posts the answer "SQLite".
+func (in *inbox) formAt(path string) (func() error, error) {
+	id := path
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		body, err := in.get(path)
 		if err != nil {
 			return nil, err
 		}
@@ -85,14 +101,18 @@ func (in *inbox) form(id string) (func() error, error) {
 					return err
 				}
 				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
+				switch res.StatusCode {
+				case http.StatusOK:
+				case http.StatusNotFound, http.StatusConflict:
+					return fmt.Errorf("answer %s: status %d: %w", id, res.StatusCode, errNoPage)
+				default:
 					return fmt.Errorf("answer %s: status %d", id, res.StatusCode)
 				}
 				return nil
 			}, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("session %s's page offers no form", id)
+			return nil, fmt.Errorf("the page /%s offers no form: %w", id, errNoPage)
 		}
 	}
 }

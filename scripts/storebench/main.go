@@ -45,6 +45,10 @@ turns:
   - text: "Done: {{tool_results}}"
 `
 
+// questionsFile is askuser ask's question: the script's.
+const questionsFile = `{"questions":[{"question":"Which database should we use?","header":"Database","multiSelect":false,` +
+	`"options":[{"label":"PostgreSQL (Recommended)","description":"Relational"},{"label":"SQLite","description":"Embedded"}]}]}`
+
 // answersFile is a CI job's: it answers what was known in advance, and
 // leaves the script's question pending.
 const answersFile = `unanswered: suspend
@@ -56,6 +60,7 @@ type options struct {
 	runs, waiting, lists       int
 	phases                     []string
 	work, bin, script, answers string
+	waiterOptions
 }
 
 func main() {
@@ -64,8 +69,12 @@ func main() {
 	flag.IntVar(&o.waiting, "waiting", 1000, "sessions already waiting")
 	flag.IntVar(&o.lists, "lists", 5, "timings of each listing (the median is shown)")
 	phases := flag.String("phases", phaseLive+","+phaseSuspended, "phases to run, in order: "+phaseLive+", "+phaseSuspended)
+	waiterFlags := waiterFlagSet(&o.waiterOptions)
 	flag.Parse()
 	err := checkFlags(&o, *phases)
+	if err == nil {
+		err = waiterFlags()
+	}
 	if err == nil {
 		err = run(o)
 	}
@@ -100,7 +109,8 @@ func run(o options) error {
 	defer os.RemoveAll(work)
 	o.work, o.bin = work, filepath.Join(work, "askuser")
 	o.script, o.answers = filepath.Join(work, "bench.yaml"), filepath.Join(work, "ci.yaml")
-	for name, text := range map[string]string{o.script: script, o.answers: answersFile} {
+	o.questions = filepath.Join(work, "database.json")
+	for name, text := range map[string]string{o.script: script, o.answers: answersFile, o.questions: questionsFile} {
 		if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
 			return err
 		}
@@ -109,6 +119,9 @@ func run(o options) error {
 	build.Env, build.Stderr = append(os.Environ(), "CGO_ENABLED=0"), os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build askuser: %w", err)
+	}
+	if o.waiters > 0 {
+		return runWaiters(o)
 	}
 	pg, err := startServer()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -14,7 +15,27 @@ import (
 type proc struct {
 	cmd   *exec.Cmd
 	lines chan line
-	err   strings.Builder
+	err   syncBuilder
+	done  chan struct{} // closed once it ended and was waited for
+}
+
+// syncBuilder is a strings.Builder that its process's writes and a
+// reader may use at once.
+type syncBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuilder) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuilder) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 type line struct {
@@ -23,7 +44,7 @@ type line struct {
 }
 
 func start(bin string, env []string, args ...string) (*proc, error) {
-	p := &proc{cmd: exec.Command(bin, args...), lines: make(chan line, 256)}
+	p := &proc{cmd: exec.Command(bin, args...), lines: make(chan line, 256), done: make(chan struct{})}
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stderr = &p.err
 	out, err := p.cmd.StdoutPipe()
@@ -40,13 +61,31 @@ func start(bin string, env []string, args ...string) (*proc, error) {
 			p.lines <- line{sc.Text(), time.Now()}
 		}
 		close(p.lines)
+		_ = p.cmd.Wait()
+		close(p.done)
 	}()
 	return p, nil
 }
 
+// stop interrupts the process, as Ctrl+C does, and waits for it to end.
 func (p *proc) stop() {
 	_ = p.cmd.Process.Signal(os.Interrupt)
-	_ = p.cmd.Wait()
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// exited reports whether the process ended.
+func (p *proc) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // until waits for a line that contains want, for at most a minute.

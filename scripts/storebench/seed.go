@@ -17,10 +17,12 @@ import (
 type pgServer struct {
 	srv *pgtest.Server
 	url string
+	// bouncer, if started, pools in front of srv (-pooler).
+	bouncer *pgtest.PgBouncer
 }
 
-func startServer() (*pgServer, error) {
-	srv, err := pgtest.Start()
+func startServer(settings ...string) (*pgServer, error) {
+	srv, err := pgtest.Start(settings...)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +34,12 @@ func startServer() (*pgServer, error) {
 	return &pgServer{srv: srv, url: srv.URL(db)}, nil
 }
 
-func (p *pgServer) close() { p.srv.Close() }
+func (p *pgServer) close() {
+	if p.bouncer != nil {
+		p.bouncer.Close()
+	}
+	p.srv.Close()
+}
 
 // seed writes n sessions waiting on a question, as runs that stopped to
 // wait leave them, through the session package: files in state, or the

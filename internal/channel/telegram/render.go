@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/askuser/askuser/ask"
@@ -248,11 +249,15 @@ func promptText(s channel.Set, st *state, who channel.Who, id int64) string {
 // refMark precedes the reference in a prompt.
 const refMark = "askuser ref "
 
-var refPattern = regexp.MustCompile(regexp.QuoteMeta(refMark) + `([a-z2-7]{10}\.[0-9]{1,6}\.` + actReply + `\.[0-9]{1,6}\.-1)`)
+// refPattern finds the reference; compiled at first use, not at the start
+// of every askuser process (a hook's included), which links this package.
+var refPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(refMark) + `([a-z2-7]{10}\.[0-9]{1,6}\.` + actReply + `\.[0-9]{1,6}\.-1)`)
+})
 
 // promptToken finds the reference in a prompt's text, as a reply carries it.
 func promptToken(text string) (channel.Token, bool) {
-	m := refPattern.FindStringSubmatch(text)
+	m := refPattern().FindStringSubmatch(text)
 	if m == nil {
 		return channel.Token{}, false
 	}
@@ -265,9 +270,9 @@ func esc(s string) string { return html.EscapeString(s) }
 // units is the length Telegram counts: UTF-16 code units.
 func units(s string) int { return len(utf16.Encode([]rune(s))) }
 
-// tagPattern matches the tags render writes.
-var tagPattern = regexp.MustCompile(`<[^>]*>`)
+// tagPattern matches the tags render writes (compiled at first use).
+var tagPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
 
 // plain is HTML text as Telegram counts it: tags dropped, entities one
 // character.
-func plain(s string) string { return html.UnescapeString(tagPattern.ReplaceAllString(s, "")) }
+func plain(s string) string { return html.UnescapeString(tagPattern().ReplaceAllString(s, "")) }

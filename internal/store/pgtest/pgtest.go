@@ -53,6 +53,9 @@ type Server struct {
 	cmd  *exec.Cmd
 	done chan error
 	dbs  int
+	// settings are the server's own settings (name=value), beside the
+	// harness's, kept across restarts.
+	settings []string
 }
 
 // ErrNotInstalled says no PostgreSQL was found; its message says how to
@@ -60,8 +63,9 @@ type Server struct {
 var ErrNotInstalled = errors.New("PostgreSQL is not installed (no initdb and postgres in ASKUSER_PG_BINDIR, " +
 	"/usr/lib/postgresql/*/bin or on PATH): install it with `sudo apt-get install -y postgresql`")
 
-// Start initdb's a new server in a temporary directory and starts it.
-func Start() (*Server, error) {
+// Start initdb's a new server in a temporary directory and starts it,
+// with settings (name=value: max_connections=20) beside the harness's.
+func Start(settings ...string) (*Server, error) {
 	bin, err := findBin()
 	if err != nil {
 		return nil, err
@@ -75,7 +79,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Dir: dir, bin: bin, cred: cred}
+	s := &Server{Dir: dir, bin: bin, cred: cred, settings: settings}
 	if err := s.own(dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -188,10 +192,14 @@ func (s *Server) start() error {
 		return err
 	}
 	defer log.Close()
-	cmd := s.command("postgres", "-D", s.data(), "-p", strconv.Itoa(port),
-		"-c", "listen_addresses=", "-c", "unix_socket_directories="+s.Dir,
+	args := []string{"-D", s.data(), "-p", strconv.Itoa(port),
+		"-c", "listen_addresses=", "-c", "unix_socket_directories=" + s.Dir,
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
+		"-c", "max_connections=300", "-c", "shared_buffers=32MB"}
+	for _, kv := range s.settings {
+		args = append(args, "-c", kv)
+	}
+	cmd := s.command("postgres", args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
@@ -223,6 +231,9 @@ func (s *Server) ready() error {
 	}
 	return fmt.Errorf("postgres did not start within 60 s\n%s", s.Log())
 }
+
+// Program is the path of the server's PostgreSQL program name (psql).
+func (s *Server) Program(name string) string { return filepath.Join(s.bin, name) }
 
 // Log is the end of the server's log.
 func (s *Server) Log() string {
@@ -264,6 +275,15 @@ func (s *Server) Stop() error {
 func (s *Server) Restart() error {
 	if err := s.Stop(); err != nil {
 		return err
+	}
+	return s.start()
+}
+
+// StartAgain starts a server that was stopped (Stop), on the same data
+// and socket.
+func (s *Server) StartAgain() error {
+	if s.cmd != nil {
+		return errors.New("pgtest: the server runs already")
 	}
 	return s.start()
 }

@@ -14,11 +14,13 @@ type errorString string
 func (e errorString) Error() string { return string(e) }
 
 // Start fails: see Server.
-func Start() (*Server, error) { return nil, ErrNotInstalled }
+func Start(...string) (*Server, error) { return nil, ErrNotInstalled }
 
 func (s *Server) Close() error                       { return nil }
 func (s *Server) Restart() error                     { return ErrNotInstalled }
 func (s *Server) Stop() error                        { return ErrNotInstalled }
+func (s *Server) StartAgain() error                  { return ErrNotInstalled }
 func (s *Server) URL(string) string                  { return "" }
+func (s *Server) Program(string) string              { return "" }
 func (s *Server) CreateDB() (string, error)          { return "", ErrNotInstalled }
 func (s *Server) SQL(string, string) (string, error) { return "", ErrNotInstalled }

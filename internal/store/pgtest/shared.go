@@ -71,13 +71,14 @@ func missing(t testing.TB, err error) {
 	t.Fatalf("PostgreSQL: %v", err)
 }
 
-// Own starts a server of t's own, closed when t ends: for a test that
-// restarts or stops its server, which would disrupt the package's other
-// tests. Where PostgreSQL is missing it skips t, or fails it under
-// CI=true, as Shared does.
-func Own(t testing.TB) *Server {
+// Own starts a server of t's own, with settings (Start), closed when t
+// ends: for a test that restarts or stops its server, which would disrupt
+// the package's other tests, or that needs settings of its own. Where
+// PostgreSQL is missing it skips t, or fails it under CI=true, as Shared
+// does.
+func Own(t testing.TB, settings ...string) *Server {
 	t.Helper()
-	srv, err := Start()
+	srv, err := Start(settings...)
 	if err != nil {
 		missing(t, err)
 	}

@@ -21,6 +21,16 @@ func (b *Backend) Mailbox() session.Mailbox { return mailbox{b} }
 
 type mailbox struct{ b *Backend }
 
+// The relay's batch reads (relay.ManyMailbox, relay.ManyRegistry).
+var (
+	_ interface {
+		GetMany(context.Context, []session.Box) (map[string]session.Delivery, error)
+	} = mailbox{}
+	_ interface {
+		HeldMany([]string) map[string]bool
+	} = registry{}
+)
+
 // box checks that box names a set: a key is a key, a session an id.
 func (m mailbox) box(box session.Box) (Box, error) {
 	if err := box.Check(); err != nil {
@@ -79,7 +89,37 @@ func (m mailbox) Get(ctx context.Context, box session.Box) (session.Delivery, bo
 	return d, err == nil, err
 }
 
-// Wait is woken by the answer's notification, from any machine.
+// GetMany returns the answers of the sets boxes that have one, in one
+// query (relay.ManyMailbox): askuser serve's relay reads those of every
+// waiting set at each pass. A damaged answer fails the whole, so that
+// each set's own Get says which.
+func (m mailbox) GetMany(ctx context.Context, boxes []session.Box) (map[string]session.Delivery, error) {
+	keys := make([]string, 0, len(boxes))
+	byKey := make(map[string]session.Box, len(boxes))
+	for _, box := range boxes {
+		if _, err := m.box(box); err != nil {
+			return nil, err
+		}
+		keys = append(keys, box.Key)
+		byKey[box.Key] = box
+	}
+	got, err := m.b.db.GetMany(ctx, keys)
+	if err != nil {
+		return nil, fmt.Errorf("mailbox: %w", err)
+	}
+	out := make(map[string]session.Delivery, len(got))
+	for k, a := range got {
+		d, err := m.decode(byKey[k], a)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = d
+	}
+	return out, nil
+}
+
+// Wait is woken by this process's watch of the store, whatever machine
+// the answer was given on.
 func (m mailbox) Wait(ctx context.Context, box session.Box) (session.Delivery, error) {
 	bx, err := m.box(box)
 	if err != nil {
@@ -186,20 +226,21 @@ func (r registry) Delete(ctx context.Context, key string) error {
 	return r.b.db.DeleteEntry(ctx, key)
 }
 
-// Hold marks the set as waited on, for every machine to see. When this
-// process or another already waits on it, it is waited on either way.
+// Hold marks the set as waited on, for every machine to see, beside any
+// other process that waits on it; it stays so while this process lives
+// (lease.go).
 func (r registry) Hold(key string) (func(), error) {
 	if err := r.key(key); err != nil {
 		return nil, err
 	}
 	ctx, cancel := r.b.ctx()
 	defer cancel()
-	release, ok, err := r.b.db.TryLock(ctx, "wait:"+key)
+	release, ok, err := r.b.db.Hold(ctx, "wait:"+key)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
 	if !ok {
-		return func() {}, nil
+		return func() {}, nil // this process waits on it already
 	}
 	return release, nil
 }
@@ -216,6 +257,23 @@ func (r registry) Claim(key string) (func(), bool, error) {
 		return nil, false, fmt.Errorf("registry: %w", err)
 	}
 	return release, ok, nil
+}
+
+// HeldMany says which of keys a live process waits on, in one query
+// (relay.ManyRegistry); all of them, when the store cannot say.
+func (r registry) HeldMany(keys []string) map[string]bool {
+	ctx, cancel := r.b.ctx()
+	defer cancel()
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = "wait:" + k
+	}
+	held, err := r.b.db.HeldLocks(ctx, names...)
+	out := make(map[string]bool, len(keys))
+	for i, k := range keys {
+		out[k] = held[names[i]] || err != nil
+	}
+	return out
 }
 
 // Held is true, too, when the store cannot say: a relay withdraws a set

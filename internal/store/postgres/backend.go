@@ -25,12 +25,16 @@ type Backend struct {
 var _ session.Backend = (*Backend)(nil)
 
 // opTimeout bounds one operation of the session API, which has no
-// context of its own: the store unreachable is an error, not a hang.
-const opTimeout = time.Minute
+// context of its own: a store out of reach is waited for that long (an
+// outage of a minute fails nothing), then is an error, not a hang.
+const opTimeout = 90 * time.Second
 
 // New connects to the store at url (Open) for the session package.
-func New(ctx context.Context, url string) (*Backend, error) {
-	db, err := Open(ctx, url)
+func New(ctx context.Context, url string) (*Backend, error) { return NewWith(ctx, url, Options{}) }
+
+// NewWith is New with opts (OpenWith).
+func NewWith(ctx context.Context, url string, opts Options) (*Backend, error) {
+	db, err := OpenWith(ctx, url, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -192,12 +196,14 @@ func (b *Backend) List() ([]session.Stored, error) {
 	return out, nil
 }
 
-// InUse reports whether a process holds session id.
+// InUse reports whether a process holds session id; true, too, when the
+// store cannot say: askuser serve resumes a session that nobody holds,
+// and must not for a query that failed (a second process would run it).
 func (b *Backend) InUse(id session.ID) bool {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	held, err := b.db.Held(ctx, SessionLock(string(id)))
-	return held && err == nil
+	return held || err != nil
 }
 
 // Remove deletes a session with its records and answers. Its registry

@@ -34,6 +34,19 @@ func openURL(t *testing.T, url string) *DB {
 	return db
 }
 
+// openTimed opens the database at url with opts, its holders expiring
+// after ttl and alive for grace after the server started (holder.go).
+func openTimed(t *testing.T, url string, opts Options, ttl, grace time.Duration) *DB {
+	t.Helper()
+	db, err := OpenWith(ctxT(t), url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.ttl, db.grace = ttl, grace
+	t.Cleanup(db.Close)
+	return db
+}
+
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)

@@ -17,7 +17,7 @@ var _ session.HostTranscripts = (*Backend)(nil)
 func (b *Backend) PutHostTranscript(id session.ID, data []byte) error {
 	ctx, cancel := b.ctx()
 	defer cancel()
-	tag, err := b.db.pool.Exec(ctx, `INSERT INTO host_transcripts (session_id, data, updated)
+	tag, err := b.db.exec(ctx, `INSERT INTO host_transcripts (session_id, data, updated)
 		SELECT id, $2, now() FROM sessions WHERE id = $1
 		ON CONFLICT (session_id) DO UPDATE SET data = excluded.data, updated = excluded.updated`, string(id), data)
 	if err != nil {
@@ -34,7 +34,7 @@ func (b *Backend) HostTranscript(id session.ID) ([]byte, bool, error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	var data []byte
-	err := b.db.pool.QueryRow(ctx, `SELECT data FROM host_transcripts WHERE session_id = $1`, string(id)).Scan(&data)
+	err := b.db.queryRow(ctx, []any{&data}, `SELECT data FROM host_transcripts WHERE session_id = $1`, string(id))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, false, nil

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +21,7 @@ import (
 // leaves the record and the session's row as they were, or both written,
 // never half. The process that appends holds the session's lock, and
 // numbers each record from the last it wrote: a second writer (one that
-// took the session while this one's lock connection was down) collides
+// took the session while this one was away past its lease) collides
 // with the primary key instead of interleaving records.
 
 // Info is what the sessions row says of a session.
@@ -82,7 +81,7 @@ func (db *DB) Create(ctx context.Context, info Info, header Record) (*Journal, e
 	if !ok {
 		return nil, fmt.Errorf("create session %s: %w", info.ID, ErrExists)
 	}
-	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+	err = db.tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO sessions (id, machine, directory, meta, created, updated, seq)
 			VALUES ($1, $2, $3, $4, $5, $6, 1) ON CONFLICT (id) DO NOTHING`,
 			info.ID, info.Machine, info.Directory, string(info.Meta), info.Created, header.At)
@@ -90,6 +89,12 @@ func (db *DB) Create(ctx context.Context, info Info, header Record) (*Journal, e
 			return err
 		}
 		if tag.RowsAffected() == 0 {
+			// This very session, made by a try whose reply was lost?
+			var first []byte
+			err := tx.QueryRow(ctx, `SELECT record FROM records WHERE session_id = $1 AND seq = 1`, info.ID).Scan(&first)
+			if err == nil && bytes.Equal(first, header.Line) {
+				return nil
+			}
 			return ErrExists
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO records (session_id, seq, type, at, record) VALUES ($1, 1, $2, $3, $4)`,
@@ -135,7 +140,8 @@ var ErrTooLarge = errors.New("the journal is larger than askuser reads")
 func (db *DB) read(ctx context.Context, id string, limit int64) ([][]byte, int64, error) {
 	var lines [][]byte
 	var seq, size int64
-	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+	err := db.tx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+		lines, size = nil, 0
 		if err := tx.QueryRow(ctx, `SELECT seq FROM sessions WHERE id = $1`, id).Scan(&seq); err != nil {
 			return err
 		}
@@ -167,11 +173,8 @@ func (db *DB) read(ctx context.Context, id string, limit int64) ([][]byte, int64
 	return lines, seq, nil
 }
 
-// appendTries bounds how often an append is tried when the connection
-// fails under it (the server restarting).
-const appendTries = 5
-
-// Append writes one record after the last, durably once it returns.
+// Append writes one record after the last, durably once it returns. The
+// store out of reach is waited for, until ctx ends.
 func (j *Journal) Append(ctx context.Context, r Record) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -183,19 +186,7 @@ func (j *Journal) Append(ctx context.Context, r Record) error {
 			j.id, j.db.shown, ErrLocked)
 	}
 	seq := j.seq + 1
-	wait := retryFirst
-	var err error
-	for try := 1; try <= appendTries; try++ {
-		err = j.insert(ctx, seq, r)
-		if err == nil || !transient(err) || ctx.Err() != nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, retryMost)
-	}
+	err := j.db.retry(ctx, j.db.patience(), func(ctx context.Context) error { return j.insert(ctx, seq, r) })
 	switch {
 	case errors.Is(err, ErrLocked), errors.Is(err, ErrNoSession):
 		return err
@@ -234,17 +225,6 @@ func (j *Journal) insert(ctx context.Context, seq int64, r Record) error {
 	return nil
 }
 
-// transient reports whether err is the connection failing, not the
-// server refusing: worth another try.
-func transient(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01" || pgErr.Code == "57P03" // connection, admin shutdown, cannot connect now
-	}
-	return !errors.Is(err, ErrNoSession) && !errors.Is(err, ErrLocked) && !errors.Is(err, context.Canceled) &&
-		!errors.Is(err, context.DeadlineExceeded)
-}
-
 // Close releases the session.
 func (j *Journal) Close() {
 	j.mu.Lock()
@@ -258,11 +238,8 @@ func (j *Journal) Close() {
 // Resolve finds the sessions whose id is ref or begins with it, at most
 // max of them, in id order: an exact id first.
 func (db *DB) Resolve(ctx context.Context, ref string, max int) ([]string, error) {
-	rows, err := db.pool.Query(ctx, `SELECT id FROM sessions WHERE starts_with(id, $1) ORDER BY id <> $1, id LIMIT $2`, ref, max)
-	if err != nil {
-		return nil, db.errorf("find session "+ref, err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	var ids []string
+	err := db.query(ctx, collectAll(&ids, pgx.RowTo[string]), `SELECT id FROM sessions WHERE starts_with(id, $1) ORDER BY id <> $1, id LIMIT $2`, ref, max)
 	return ids, db.errorf("find session "+ref, err)
 }
 
@@ -277,7 +254,7 @@ func (db *DB) Remove(ctx context.Context, id string) error {
 		return fmt.Errorf("session %s: %w", id, ErrLocked)
 	}
 	defer release()
-	tag, err := db.pool.Exec(ctx, `DELETE FROM sessions WHERE id = $1`, id)
+	tag, err := db.exec(ctx, `DELETE FROM sessions WHERE id = $1`, id)
 	if err != nil {
 		return db.errorf("remove session "+id, err)
 	}
@@ -291,7 +268,7 @@ func (db *DB) Remove(ctx context.Context, id string) error {
 func (j *Journal) Truncate(ctx context.Context, keep int64) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_, err := j.db.pool.Exec(ctx, `WITH d AS (DELETE FROM records WHERE session_id = $1 AND seq > $2)
+	_, err := j.db.exec(ctx, `WITH d AS (DELETE FROM records WHERE session_id = $1 AND seq > $2)
 		UPDATE sessions SET seq = $2 WHERE id = $1`, j.id, keep)
 	if err != nil {
 		return j.db.errorf("repair session "+j.id, err)

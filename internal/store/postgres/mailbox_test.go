@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/session"
 	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
@@ -90,15 +93,14 @@ func cutPrefix(s, p string) (string, bool) {
 	return s, false
 }
 
-// A waiter on one machine is woken by an answer posted on another, by the
-// notification alone: the waiter never polls while the store answers.
+// A waiter on one machine is woken by an answer posted on another, found
+// by its watch's next look.
 func TestWaitWoken(t *testing.T) {
 	db, url := open(t)
 	other := openURL(t, url)
 	ctx := ctxT(t)
 	box := Box{Key: "set1"}
 	got := waitAsync(t, ctx, db, box)
-	waitListening(t, db, 1)
 	// An answer to another set wakes nobody's wait on this one.
 	if _, _, err := other.Post(ctx, Box{Key: "set2"}, answer("carol")); err != nil {
 		t.Fatal(err)
@@ -121,45 +123,35 @@ func TestWaitWoken(t *testing.T) {
 	}
 }
 
-// waitListening waits until db's own connection has listened n times.
-func waitListening(t *testing.T, db *DB, n int) {
-	t.Helper()
-	ok := eventually(func() bool {
-		db.own.mu.Lock()
-		defer db.own.mu.Unlock()
-		return db.own.listens >= n
-	})
-	if !ok {
-		t.Fatalf("the own connection did not listen %d times", n)
-	}
-}
-
-// The server restarts while a run waits; the answer is given while the
-// waiter's listener is still away, so its notification is lost; the
-// waiter reads again when its listener is back, and gets it.
+// The server restarts while a run waits, and the answer is given before
+// the waiter's watch looks again: the look finds it.
 func TestWaitAcrossRestart(t *testing.T) {
-	db, url := open(t)
-	other := openURL(t, url)
-	ctx := ctxT(t)
-	box := Box{Key: "set1"}
-	answered := holdReconnect(db) // the answer is posted before the waiter listens again
-	got := waitAsync(t, ctx, db, box)
-	waitListening(t, db, 1)
-	if err := pgtest.Shared(t).Restart(); err != nil {
+	srv := pgtest.Own(t)
+	name, err := srv.CreateDB()
+	if err != nil {
 		t.Fatal(err)
 	}
-	post := func() bool { _, _, err := other.Post(ctx, box, answer("alice")); return err == nil }
-	if !eventually(post) {
-		t.Fatal("no answer could be posted after the restart")
+	db := openURL(t, srv.URL(name))
+	other := openURL(t, srv.URL(name))
+	ctx := ctxT(t)
+	box := Box{Key: "set1"}
+	got := waitAsync(t, ctx, db, box)
+	if !eventually(func() bool { return db.watch.lookCount() > 0 }) {
+		t.Fatal("the waiter's watch never looked")
 	}
-	close(answered)
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := other.Post(ctx, box, answer("alice")); err != nil {
+		t.Fatalf("post after the restart: %v", err)
+	}
 	select {
 	case a := <-got:
 		if a.By != "alice" {
 			t.Errorf("got %+v", a)
 		}
 	case <-ctx.Done():
-		t.Fatal("the waiter never got the answer given while its listener was away")
+		t.Fatal("the waiter never got the answer given across the restart")
 	}
 }
 
@@ -175,4 +167,57 @@ func waitAsync(t *testing.T, ctx context.Context, db *DB, box Box) <-chan Answer
 		got <- a
 	}()
 	return got
+}
+
+// askuser serve's relay reads the answers of every waiting set, and
+// whether their askers wait, in one query each.
+func TestManyAtOnce(t *testing.T) {
+	url := pgtest.DB(t)
+	st := procsOf(t, url)()
+	ctx := ctxT(t)
+	alice := personal(t, "SQLite", "", channel.Who{Channel: "testchan", ID: "U-alice", Name: "@alice"})
+	var boxes []session.Box
+	for i := range 3 {
+		boxes = append(boxes, session.Box{Key: channel.Key("", fmt.Sprint("ask_", i))})
+	}
+	for _, b := range boxes[1:] {
+		if err := st.Mailbox().Post(ctx, b, alice); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := st.Mailbox().(interface {
+		GetMany(context.Context, []session.Box) (map[string]session.Delivery, error)
+	}).GetMany(ctx, boxes)
+	if err != nil || len(got) != 2 || got[boxes[1].Key].By != alice.By || got[boxes[0].Key].By != "" {
+		t.Errorf("GetMany: %+v, %v; want the two answered", got, err)
+	}
+	release, err := st.Registry().Hold(boxes[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	held := st.Registry().(interface {
+		HeldMany([]string) map[string]bool
+	}).HeldMany([]string{boxes[0].Key, boxes[1].Key})
+	if !held[boxes[0].Key] || held[boxes[1].Key] {
+		t.Errorf("HeldMany: %v; want the first only", held)
+	}
+}
+
+// personal is who's answer to the database question: label, or else the
+// text typed for Other.
+func personal(t *testing.T, label, custom string, who channel.Who) session.Delivery {
+	t.Helper()
+	q := ask.Question{Question: "Which database should we use?", Header: "Database",
+		Options: []ask.Option{{Label: "PostgreSQL"}, {Label: "SQLite"}}}
+	var labels []string
+	if label != "" {
+		labels = []string{label}
+	}
+	a, err := ask.Selection(q, labels, custom, ask.SourcePerson)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Via = ask.ViaOn(who.Name, who.Channel)
+	return session.Delivery{Answers: []ask.Answer{a}, By: a.Via, Who: &who, At: t0}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The schema grows by migrations, applied in order by Open, each in a
@@ -77,7 +78,32 @@ var migrations = []string{
 	);
 	CREATE INDEX taken_deliveries_taken ON taken_deliveries (taken);`,
 
-	// 4: a host session's transcript (Claude Code's .jsonl, Codex's
+	// 4: liveness without a connection held (lease.go, holder.go). A
+	// process that holds something (a session, a chat channel, a set it
+	// waits on) has a row in holders, renewed while it lives, and a row
+	// in leases per thing held. A holder is alive while its expiry is
+	// ahead (or for a grace after the server started: an outage stops
+	// every renewal); what a dead holder held is free. machine, pid and
+	// started let a process of the same machine see at once that the
+	// holder's process is gone; polls marks the processes that look for
+	// answers, whose number sets how often each looks (watch.go).
+	`CREATE TABLE holders (
+		id      text PRIMARY KEY,
+		machine text NOT NULL DEFAULT '',
+		pid     bigint NOT NULL DEFAULT 0,
+		started bigint NOT NULL DEFAULT 0,
+		polls   boolean NOT NULL DEFAULT false,
+		expires timestamptz NOT NULL
+	);
+	CREATE TABLE leases (
+		name   text NOT NULL,
+		holder text NOT NULL REFERENCES holders (id) ON DELETE CASCADE,
+		taken  timestamptz NOT NULL DEFAULT now(),
+		PRIMARY KEY (name, holder)
+	);
+	CREATE INDEX leases_holder ON leases (holder);`,
+
+	// 5: a host session's transcript (Claude Code's .jsonl, Codex's
 	// rollout, Gemini CLI's session file, OpenCode's export), compressed,
 	// one row per session, replaced after every stop and continue, and
 	// gone with its session. The session package bounds its size.
@@ -96,7 +122,18 @@ const migrateLock = 0x61736b75736572 // "askuser"
 var ErrNewerSchema = errors.New("the store's schema is newer than this askuser")
 
 // migrate brings the schema to version to (len(migrations) but in tests).
+// A schema already there is seen in one read, without the lock: a
+// thousand processes starting at once do not queue for it.
 func (db *DB) migrate(ctx context.Context, to int) error {
+	var have int
+	err := db.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&have)
+	if err == nil && have == to {
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if err != nil && !(errors.As(err, &pgErr) && pgErr.Code == "42P01") { // undefined_table: a new database
+		return err
+	}
 	for {
 		done, err := db.migrateOne(ctx, to)
 		if err != nil || done {
@@ -136,12 +173,12 @@ func (db *DB) migrateOne(ctx context.Context, to int) (done bool, err error) {
 	if errors.Is(err, ErrNewerSchema) {
 		return false, fmt.Errorf("the store %s: %w", db.shown, err)
 	}
-	return done, db.errorf("prepare the store", err)
+	return done, err
 }
 
 // SchemaVersion is the schema version of the database.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := db.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
+	err := db.queryRow(ctx, []any{&v}, `SELECT coalesce(max(version), 0) FROM schema_version`)
 	return v, db.errorf("read the schema version", err)
 }

@@ -28,7 +28,12 @@ var ErrNoEntry = errors.New("no such registry entry")
 
 // GetEntry returns the entry under key.
 func (db *DB) GetEntry(ctx context.Context, key string) (Entry, error) {
-	e, err := getEntry(ctx, db.pool, key)
+	var e Entry
+	err := db.retry(ctx, db.patience(), func(ctx context.Context) error {
+		var err error
+		e, err = getEntry(ctx, db.pool, key)
+		return err
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Entry{}, ErrNoEntry
 	}
@@ -55,7 +60,7 @@ func getEntry(ctx context.Context, q querier, key string) (Entry, error) {
 // key's lock. An error from fn, or nil data, leaves the row as it was.
 func (db *DB) UpdateEntry(ctx context.Context, key string, now time.Time,
 	fn func(old Entry, found bool) (data []byte, session string, err error)) error {
-	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+	err := db.tx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("registry:"+key)); err != nil {
 			return err
 		}
@@ -90,11 +95,8 @@ func (e fnError) Error() string { return e.err.Error() }
 
 // Entries returns every entry, oldest first.
 func (db *DB) Entries(ctx context.Context) ([]Entry, error) {
-	rows, err := db.pool.Query(ctx, `SELECT key, session_id, entry, created, updated FROM registry ORDER BY created, key`)
-	if err != nil {
-		return nil, db.errorf("read the registry", err)
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
+	var out []Entry
+	err := db.query(ctx, collectAll(&out, func(row pgx.CollectableRow) (Entry, error) {
 		var e Entry
 		var session *string
 		err := row.Scan(&e.Key, &session, &e.Data, &e.Created, &e.Updated)
@@ -102,12 +104,12 @@ func (db *DB) Entries(ctx context.Context) ([]Entry, error) {
 			e.Session = *session
 		}
 		return e, err
-	})
+	}), `SELECT key, session_id, entry, created, updated FROM registry ORDER BY created, key`)
 	return out, db.errorf("read the registry", err)
 }
 
 // DeleteEntry removes the entry under key.
 func (db *DB) DeleteEntry(ctx context.Context, key string) error {
-	_, err := db.pool.Exec(ctx, `DELETE FROM registry WHERE key = $1`, key)
+	_, err := db.exec(ctx, `DELETE FROM registry WHERE key = $1`, key)
 	return db.errorf("delete from the registry", err)
 }

@@ -38,17 +38,34 @@ func TestUnreachableIsNoMissingSession(t *testing.T) {
 // askuser serve's relay withdraws a set asked outside a session when
 // nobody waits on it ("the asking process ended"), and a set whose asker
 // still waits must not be withdrawn for a query that failed.
+//
+// So is whether a process holds a session: askuser serve resumes a
+// session nobody holds, and a second process must not run it because a
+// query failed.
 func TestUnreachableSetMayBeWaitedOn(t *testing.T) {
 	srv, b := ownBackend(t)
 	key := channel.Key("", "ask_1")
 	if b.Registry().Held(key) {
 		t.Fatal("a set nobody waits on is held")
 	}
+	st := &session.Store{Dir: t.TempDir(), Backend: b}
+	s, err := st.Create(session.Meta{FirstPrompt: "Set up the project"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := string(s.Meta.ID)
+	s.Close()
+	if st.InUse(id) {
+		t.Fatal("a session nobody holds is in use")
+	}
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)
 	}
 	if !b.Registry().Held(key) {
 		t.Error("with the store down, a set is said to be waited on by nobody")
+	}
+	if !st.InUse(id) {
+		t.Error("with the store down, a session is said to be held by nobody")
 	}
 }
 
