@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/askuser/askuser/internal/channel/channeltest"
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/cmdutil"
 )
 
 // askuser resume --frontend <channel>: a person resumes a suspended
@@ -41,8 +41,8 @@ func TestResumeThroughAChannel(t *testing.T) {
 		slack.Env = append(slack.Env, v+"=")
 	}
 	out, _ := slack.CombinedOutput()
-	if code := slack.ProcessState.ExitCode(); code != cli.ExitUsage {
-		t.Errorf("resume --frontend slack without its settings: exit %d, want %d (usage)\n%s", code, cli.ExitUsage, out)
+	if code := slack.ProcessState.ExitCode(); code != cmdutil.ExitUsage {
+		t.Errorf("resume --frontend slack without its settings: exit %d, want %d (usage)\n%s", code, cmdutil.ExitUsage, out)
 	}
 	for _, v := range unset {
 		if !strings.Contains(string(out), v) {

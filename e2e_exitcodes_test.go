@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/cmdutil"
 )
 
 // seenExits records, by askuser command ("" for askuser itself), the exit
@@ -42,7 +42,7 @@ func noteExit(argv []string, code int, where string) {
 	cmd := ""
 	for _, w := range words[at+1:] {
 		if !strings.HasPrefix(w, "-") {
-			if _, ok := cli.CommandExitCodes()[w]; ok {
+			if _, ok := cmdutil.CommandExitCodes()[w]; ok {
 				cmd = w
 			}
 			break
@@ -62,7 +62,7 @@ func noteExit(argv []string, code int, where string) {
 func checkExitCodes(t *testing.T, complete bool) {
 	seenExits.Lock()
 	defer seenExits.Unlock()
-	listed := cli.CommandExitCodes()
+	listed := cmdutil.CommandExitCodes()
 	var names []string
 	for name := range listed {
 		names = append(names, name)

@@ -150,7 +150,7 @@ func TestTerminalVersion(t *testing.T) {
 	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "askuser")
 	build := exec.Command("go", "build", "-trimpath", "-tags", "urfave_cli_no_docs",
-		"-ldflags", "-s -w -X github.com/askuser/askuser/internal/cli.Version=v9.8.7-test", "-o", bin, ".")
+		"-ldflags", "-s -w -X github.com/askuser/askuser/internal/build.Version=v9.8.7-test", "-o", bin, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)

@@ -5,12 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/askuser/askuser/internal/cli"
+	"github.com/askuser/askuser/internal/app"
 )
 
-func main() {
-	ctx, stop := cli.SignalContext()
-	code := cli.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { os.Exit(app.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) }

@@ -174,7 +174,7 @@ teebench() {
 echo "== package benchmarks (-count $count -benchtime $benchtime)"
 load before
 teebench go test -run '^$' -bench . -benchmem -count "$count" -benchtime "$benchtime" \
-	./frontend/ ./ask/ ./agentloop/ ./internal/session/
+	./frontend/... ./ask/ ./agentloop/ ./internal/session/
 load after
 
 echo "== process benchmarks"

@@ -24,6 +24,9 @@ fi
 if ! command -v chromium >/dev/null 2>&1; then
   echo "test.sh: chromium not found: the browser tests of the web card will be skipped; install it with: sudo apt-get install -y chromium" >&2
 fi
+if ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+  echo "test.sh: pgbouncer not found: the team store's test through a pooler will be skipped; install it with: sudo apt-get install -y pgbouncer" >&2
+fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   echo "test.sh: PostgreSQL not found: the team store's tests (--store postgres://…) will be skipped; install it with: sudo apt-get install -y postgresql" >&2
 fi

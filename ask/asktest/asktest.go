@@ -7,6 +7,9 @@
 //	fe.Expect("Database").Choose("SQLite")
 //	fe.Expect("toolu_2").Choose("JWT").Choose("GitHub", "Google") // a set of two questions
 //	fe.Expect("Region").Other("eu-north").From(ask.SourceProgram)
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package asktest
 
 import (

@@ -59,7 +59,7 @@
 // lives in Scratch/gemini/<host session id>: remove it when the askuser
 // session ends).
 //
-// askuser hook (internal/cli/hookcmd.go, the Claude Code side), for a
+// askuser hook (internal/cmd/hook, the Claude Code side), for a
 // PreToolUse event:
 //
 //	call, err := agenthost.ParseHookCall(input)

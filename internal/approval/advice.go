@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/askuser/askuser/internal/approval/shellread"
 )
 
 // A denial for want of a rule says how to allow such calls. The advice
@@ -72,20 +74,20 @@ func adviseEach(rules, file string) string {
 // the allow rules do not cover, from its first words; none when one of
 // them is a command no rule is advised for.
 func commandAdvice(tool string, s subject, file string, allow []Rule) string {
-	if s.shell.uncovered != "" {
-		return "no rule under approvals: allow: can allow it, since " + s.shell.uncovered + "; a person must approve such a call"
+	if s.shell.Uncovered() != "" {
+		return "no rule under approvals: allow: can allow it, since " + s.shell.Uncovered() + "; a person must approve such a call"
 	}
 	var rules []string
 	n := 0
-	for _, c := range s.shell.cmds {
-		if c.denyOnly || cmdCovered(tool, c, allow) {
+	for _, c := range s.shell.Cmds() {
+		if c.DenyOnly() || cmdCovered(tool, c, allow) {
 			continue
 		}
-		if why := unadvised(c.prefix); why != "" {
-			return clip(c.prefix) + " needs a person's approval each time: no rule is advised for it, since " + why
+		if why := unadvised(c.Prefix()); why != "" {
+			return clip(c.Prefix()) + " needs a person's approval each time: no rule is advised for it, since " + why
 		}
 		n++
-		if r := fmt.Sprintf("%s(%s:*)", tool, c.prefix); !slices.Contains(rules, r) {
+		if r := fmt.Sprintf("%s(%s:*)", tool, c.Prefix()); !slices.Contains(rules, r) {
 			rules = append(rules, r)
 		}
 	}
@@ -105,9 +107,9 @@ func commandAdvice(tool string, s subject, file string, allow []Rule) string {
 }
 
 // cmdCovered reports whether an allow rule of tool covers command c.
-func cmdCovered(tool string, c shellCmd, allow []Rule) bool {
+func cmdCovered(tool string, c shellread.Cmd, allow []Rule) bool {
 	_, ok := shellCovered(slices.DeleteFunc(slices.Clone(allow), func(r Rule) bool { return !r.names(tool) || r.Spec == "" }),
-		shellLine{cmds: []shellCmd{c}})
+		shellread.LineOf(c))
 	return ok
 }
 
@@ -120,23 +122,6 @@ func ruleTexts(rules []Rule, tool string) []string {
 		}
 	}
 	return out
-}
-
-// commandPrefix is the first words of a simple command, as an allow rule
-// names them: the command's name, its options, and the first word that
-// is not an option (git status, rm -rf build), so the rule covers that
-// command on that target with any further arguments. It stops before a
-// word whose value is not written out ($X): a rule would name its
-// source, not what it runs with.
-func commandPrefix(ws []word) string {
-	end := 1
-	for end < len(ws) && ws[end].literal {
-		end++
-		if !strings.HasPrefix(ws[end-1].value, "-") {
-			break
-		}
-	}
-	return joinWords(ws[:end])
 }
 
 // subjectRule is the rule that names a call's path or URL.

@@ -5,13 +5,13 @@
 // question set (Request.Question), so every frontend can answer it;
 // FromAnswers turns the answers into a Decision that says who made it.
 //
-// It imports only ask and mvdan.cc/sh (the shell parser that reads command
-// lines; nothing is ever run): askuser run's tool adapter, askuser mcp's
+// It imports only ask and its own shellread, which reads command lines with
+// mvdan.cc/sh (nothing is ever run): askuser run's tool adapter, askuser mcp's
 // approve tool and askuser hook all call the same code and only translate
 // the Decision into their own shapes.
 //
 // Rules mean what Claude Code's mean, and are at least as strict:
-//   - A command line is read as bash reads it (shell.go). An allow rule
+//   - A command line is read as bash reads it (package shellread). An allow rule
 //     covers it only when every simple command in it is allowed and
 //     nothing in it runs code no rule can see (substitutions, eval, sh -c,
 //     functions, variables set for a command, arithmetic) or writes where

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/askuser/askuser/internal/approval/shellread"
 )
 
 // allocatedBy is the memory f allocates: a measure of the work it does
@@ -49,7 +51,7 @@ func TestShellReadingIsBounded(t *testing.T) {
 		"sed and awk":     {"sed " + quoted(strings.Repeat("s/a/b/;", 3000)) + " | awk " + quoted(strings.Repeat("{print $1}", 2000)), 8},
 		"arithmetic":      {"x=1; echo $((" + strings.Repeat("x+", 3000) + "1))", 16},
 	} {
-		got := allocatedBy(func() { readShell(c.line) })
+		got := allocatedBy(func() { shellread.Read(c.line) })
 		t.Logf("%s: %.1f parses", name, float64(got)/float64(parse))
 		if got > c.times*parse {
 			t.Errorf("%s: reading %d bytes allocated %d, %.0f times parsing the text once (%d); want at most %d times",

@@ -12,6 +12,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/askuser/askuser/internal/approval/shellread"
 )
 
 // Hostile lines are read in bounded work, never panic, and are never
@@ -36,8 +38,8 @@ func TestShellHostile(t *testing.T) {
 		if d, decided := allow.Decide(req, nil); decided {
 			t.Errorf("%s: decided %+v; want it asked", name, d)
 		}
-		if got := readShell(line); len(got.cmds) > maxShellCmds {
-			t.Errorf("%s: %d readings, over the bound %d", name, len(got.cmds), maxShellCmds)
+		if got := shellread.Read(line); len(got.Cmds()) > shellread.MaxCmds {
+			t.Errorf("%s: %d readings, over the bound %d", name, len(got.Cmds()), shellread.MaxCmds)
 		}
 	}
 }
@@ -140,15 +142,15 @@ func FuzzReadShell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		req := call("Bash", mustJSONString(t, map[string]string{"command": line}))
 		sh := req.subject().shell // as the call carries it: JSON makes the text valid UTF-8
-		if len(sh.cmds) > maxShellCmds {
-			t.Fatalf("%d readings", len(sh.cmds))
+		if len(sh.Cmds()) > shellread.MaxCmds {
+			t.Fatalf("%d readings", len(sh.Cmds()))
 		}
 		d, ok := allow.Decide(req, nil)
 		if !ok || !d.Allow {
 			return
 		}
-		if sh.uncovered != "" {
-			t.Fatalf("%q allowed though %s", line, sh.uncovered)
+		if sh.Uncovered() != "" {
+			t.Fatalf("%q allowed though %s", line, sh.Uncovered())
 		}
 		// The oracle: bash's semantics as mvdan.cc/sh's interpreter runs
 		// them, with every command recorded instead of run.

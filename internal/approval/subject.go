@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/askuser/askuser/internal/approval/shellread"
 )
 
 // subject is what rules with a specifier are matched against: the call's
@@ -12,7 +14,7 @@ type subject struct {
 	tool  string
 	field string // the input field it came from; "" when the input has none
 	text  string
-	shell shellLine
+	shell shellread.Line
 	path  callPath
 	// pathOK is false when the path cannot be read (empty, a NUL).
 	pathOK bool
@@ -40,7 +42,7 @@ func (r Request) subject() subject {
 	s.field, s.text = subjectField(r.Input)
 	switch s.field {
 	case "command":
-		s.shell = readShell(s.text)
+		s.shell = shellread.Read(s.text)
 	case "file_path", "notebook_path", "path":
 		s.path, s.pathOK = readPath(s.text, r.Dir)
 		s.realDirs = map[string]string{}
@@ -101,7 +103,7 @@ func (s subject) touched(rules []Rule) (Rule, bool) {
 
 // unread reports whether a deny or ask rule with a specifier names the
 // call's tool while its subject was not read in full: a command line the
-// reader stopped short of or that runs code it cannot see (shellLine's
+// reader stopped short of or that runs code it cannot see (shellread.Line's
 // partial), a guess at what an unknown command runs that the rule
 // matches, or a path it could not read (no home folder for ~, a NUL, a
 // loop of links) though the host may. What was not read could be what
@@ -121,7 +123,7 @@ func (s subject) unread(lists ...[]Rule) bool {
 			if r.Spec == "" || !r.names(s.tool) {
 				continue
 			}
-			if s.field != "command" || s.shell.partial != "" || guessTouches(r.Spec, s.shell) {
+			if s.field != "command" || s.shell.Partial() != "" || guessTouches(r.Spec, s.shell) {
 				return true
 			}
 		}
@@ -229,18 +231,18 @@ func realDir(dir string) string {
 }
 
 // shellCovered returns the rules that allow every command of the line.
-func shellCovered(rules []Rule, line shellLine) ([]Rule, bool) {
-	if line.uncovered != "" {
+func shellCovered(rules []Rule, line shellread.Line) ([]Rule, bool) {
+	if line.Uncovered() != "" {
 		return nil, false
 	}
 	var used []Rule
 	n := 0
-	for _, c := range line.cmds {
-		if c.denyOnly {
+	for _, c := range line.Cmds() {
+		if c.DenyOnly() {
 			continue
 		}
 		n++
-		i := firstMatch(rules, c.text)
+		i := firstMatch(rules, c.Text())
 		if i < 0 {
 			return nil, false
 		}
@@ -276,14 +278,14 @@ func shellTouches(spec string, s subject) bool {
 	if matchSpec(spec, strings.Join(strings.Fields(s.text), " ")) {
 		return true
 	}
-	for _, c := range s.shell.cmds {
-		if c.guess {
+	for _, c := range s.shell.Cmds() {
+		if c.Guess() {
 			continue // a guess asks (guessTouches)
 		}
-		if matchSpec(spec, c.text) || (c.glob != "" && globNames(c.glob, spec)) {
+		if matchSpec(spec, c.Text()) || (c.Glob() != "" && globNames(c.Glob(), spec)) {
 			return true
 		}
-		for _, t := range c.seen {
+		for _, t := range c.Seen() {
 			if matchSpec(spec, t) {
 				return true
 			}
@@ -338,4 +340,24 @@ func matchURL(spec, raw string) bool {
 		return strings.HasSuffix(host, "."+sub)
 	}
 	return host == domain
+}
+
+// guessTouches reports whether a deny or ask specifier matches a guess
+// (shellread reads an unknown command's words as guesses).
+func guessTouches(spec string, line shellread.Line) bool {
+	spec = shellSpec(spec)
+	for _, c := range line.Cmds() {
+		if !c.Guess() {
+			continue
+		}
+		if matchSpec(spec, c.Text()) || (c.Glob() != "" && globNames(c.Glob(), spec)) {
+			return true
+		}
+		for _, t := range c.Seen() {
+			if matchSpec(spec, t) {
+				return true
+			}
+		}
+	}
+	return false
 }

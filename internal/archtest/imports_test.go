@@ -100,17 +100,23 @@ func TestImportRules(t *testing.T) {
 	delete(files, "scripts/floor/main.go")
 
 	// survey is unmaintained upstream: one file holds it, so replacing it
-	// touches one file.
+	// touches one file. What askuser still takes from it is measuring
+	// text in terminal cells, in the terminal prompt's engine.
 	only(t, files, "github.com/AlecAivazis/survey/v2", "frontend/survey.go")
+	// The terminal prompt's engine is the survey frontend's: askuser sees
+	// only ask.Frontend.
+	only(t, files, module+"/frontend/prompt", "frontend/survey.go")
 	// One place decides what a terminal is.
 	only(t, files, "github.com/mattn/go-isatty", "internal/iostreams/")
 	// The MCP SDK lives in one room: SDK types never leak.
-	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/")
+	only(t, files, "github.com/modelcontextprotocol/go-sdk", "internal/mcp/", "internal/mcp/client/")
 	// No Go SDK exists for WhatsApp's Cloud API: its client is the
-	// channel's own, and the command line alone links the channel in.
-	only(t, files, module+"/internal/channel/whatsapp", "internal/cli/channel_whatsapp.go")
-	// The web side is wired in by the command line alone.
-	only(t, files, module+"/internal/inbox", "internal/cli/")
+	// channel's own, and the channels' wiring alone links the channel in.
+	only(t, files, module+"/internal/channel/whatsapp", "internal/channelwire/linked.go")
+	// The web side is wired in by the command line alone: the web card by
+	// the frontend chooser and the bridge, the inbox by askuser serve.
+	only(t, files, module+"/internal/inbox", "internal/chooser/", "internal/bridge/", "internal/cmd/serve/",
+		"internal/inbox/") // the inbox writes its pages with internal/inbox/page
 	// Each chat platform's SDK is its channel's business.
 	only(t, files, "github.com/go-telegram/bot", "internal/channel/telegram/")
 	// chromedp drives the browser tests only: no file of the binary imports
@@ -129,13 +135,13 @@ func TestImportRules(t *testing.T) {
 	only(t, files, "github.com/slack-go/slack", "internal/channel/slack/")
 	only(t, files, "github.com/gorilla/websocket", "internal/channel/slack/", "internal/channel/slack/slackfake/")
 	// The shell parser reads approval rules' command lines, in the rules'
-	// own room.
-	only(t, files, "mvdan.cc/sh", "internal/approval/")
+	// own room's reader.
+	only(t, files, "mvdan.cc/sh", "internal/approval/shellread/")
 	// One package speaks to PostgreSQL, so pgx's types never leak; the
 	// team store is reached only through the session store's interface,
 	// and only the wiring constructs it.
 	only(t, files, "github.com/jackc/pgx", "internal/store/postgres/")
-	only(t, files, module+"/internal/store/postgres", "internal/cli/", "scripts/storebench/") // the store's benchmark seeds it
+	only(t, files, module+"/internal/store/postgres", "internal/cmdutil/", "scripts/storebench/") // the store's benchmark seeds it
 	// The throwaway test server is for tests and the store's benchmark.
 	only(t, files, module+"/internal/store/pgtest", "scripts/storebench/")
 
@@ -151,12 +157,15 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		case rel == "agentloop" || strings.HasPrefix(rel, "agentloop/"):
-			notOn(t, p, "frontend", "internal/cli", "internal/session", "internal/mcp")
-		case rel == "frontend":
-			notOn(t, p, "agentloop", "internal/cli", "internal/session")
+			notOn(t, p, "frontend", "internal/session", "internal/mcp", "internal/mcp/client")
+			notOnWiring(t, p)
+		case rel == "frontend" || strings.HasPrefix(rel, "frontend/"):
+			notOn(t, p, "agentloop", "internal/session")
+			notOnWiring(t, p)
 		case rel == "internal/store/postgres":
 			// A store knows nothing of who asks or answers.
-			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook", "internal/relay")
+			notOn(t, p, "frontend", "internal/inbox", "internal/mcp", "internal/hook", "internal/relay")
+			notOnWiring(t, p)
 		case rel == "internal/channel" || strings.HasPrefix(rel, "internal/channel/"):
 			// A channel knows nothing of sessions: it turns a set into a
 			// message and a tap into answers. The standard library, ask
@@ -174,31 +183,50 @@ func TestImportRules(t *testing.T) {
 		case rel == "internal/relay":
 			// The relay uses the stores through its own interfaces and is
 			// wired in by the command line.
-			notOn(t, p, "frontend", "internal/cli", "internal/inbox", "internal/mcp", "internal/hook")
+			notOn(t, p, "frontend", "internal/inbox", "internal/mcp", "internal/hook")
+			notOnWiring(t, p)
 		case rel == "internal/session":
 			notOn(t, p, "internal/relay")
-		case rel == "internal/approval" || rel == "internal/elicit":
-			// Leaves: the standard library and ask; approval also reads
-			// shell command lines with mvdan.cc/sh.
+		case rel == "internal/inbox/page":
+			// The pages know nothing of HTTP's state, stores or sessions:
+			// the standard library and ask.
+			for _, d := range p.Imports {
+				if strings.Contains(strings.SplitN(d, "/", 2)[0], ".") && d != module+"/ask" {
+					t.Errorf("%s imports %s; the pages import only the standard library and ask", rel, d)
+				}
+			}
+		case rel == "internal/approval" || rel == "internal/approval/shellread" || rel == "internal/elicit":
+			// Leaves: the standard library and ask; approval also its own
+			// command-line reader, which alone reads shell command lines
+			// with mvdan.cc/sh.
 			for _, d := range p.Imports {
 				std := !strings.Contains(strings.SplitN(d, "/", 2)[0], ".")
-				shell := rel == "internal/approval" && strings.HasPrefix(d, "mvdan.cc/sh/v3/")
-				if !std && !shell && d != module+"/ask" {
-					t.Errorf("%s imports %s; it is a leaf that imports only ask (and, for approval, mvdan.cc/sh)", rel, d)
+				shell := rel == "internal/approval/shellread" && strings.HasPrefix(d, "mvdan.cc/sh/v3/")
+				reader := rel == "internal/approval" && d == module+"/internal/approval/shellread"
+				if !std && !shell && !reader && d != module+"/ask" {
+					t.Errorf("%s imports %s; it is a leaf that imports only ask (approval its shellread, shellread mvdan.cc/sh)", rel, d)
 				}
 			}
 		}
 		// The rooms the wiring puts together are imported by the wiring
-		// alone.
-		if rel != "internal/cli" {
-			for _, room := range []string{"frontend", "internal/mcp", "internal/hook", "internal/inbox"} {
-				if rel == "internal/hostflow" && (room == "internal/mcp" || room == "internal/hook") {
-					continue // the host runs' wiring, beside the command line's
-				}
+		// alone: the commands and the rooms they share (wiring).
+		if !isWiring(rel) {
+			for _, room := range []string{"frontend", "internal/mcp", "internal/mcp/client", "internal/hook", "internal/inbox"} {
 				if rel != room && slices.Contains(p.Imports, module+"/"+room) {
-					t.Errorf("%s imports %s; only internal/cli wires it in", p.ImportPath, room)
+					t.Errorf("%s imports %s; only the command line (%s) wires it in", p.ImportPath, room, strings.Join(wiring, ", "))
 				}
 			}
+		}
+	}
+}
+
+// notOnWiring fails when p depends on the command line: the commands or
+// the rooms they share (wiring).
+func notOnWiring(t *testing.T, p pkg) {
+	t.Helper()
+	for _, d := range p.Deps {
+		if rel, ok := strings.CutPrefix(d, module+"/"); ok && isWiring(rel) {
+			t.Errorf("%s depends on %s, the command line, which it must not", p.ImportPath, d)
 		}
 	}
 }

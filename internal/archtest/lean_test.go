@@ -17,7 +17,7 @@ import (
 // exported method of every type it can reach (README "Development").
 //
 //   - html/template is not linked: the inbox's pages are written by Go code
-//     (internal/inbox/render.go) with escapers held to html/template's own.
+//     (internal/inbox/page/html.go) with escapers held to html/template's own.
 //   - text/template is linked, and only urfave/cli v2 imports it: its
 //     default help printer, which a package variable names, so the linker
 //     keeps it even though askuser prints its own help (a stock v2 App with

@@ -23,6 +23,9 @@
 //     OpenCodeCommand turns the models list, auto-update and the
 //     background plugin install off (for each, strace saw no connection
 //     but to loopback in a whole run).
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package clients
 
 import (

@@ -33,6 +33,9 @@
 //     the same way (opencode.go), so its turns go to the real calls only.
 //   - The package does not import agentloop (agentloop's tests import it),
 //     so it has its own small types. A Server is safe for concurrent use.
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package fakeprovider
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/channel"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -21,15 +22,6 @@ import (
 // the mailbox: the asking process takes the answer from there, and the
 // relay shows it on the set's widgets. Nothing is resumed: the asker is
 // alive, or the set no longer waits.
-
-// askedData is the page of a set asked outside a session.
-type askedData struct {
-	Key     string
-	Who     string
-	AskedAt time.Time
-	Status  string
-	Card    cardView
-}
 
 // askedKind says what kind of set it is, for a heading.
 func askedKind(req ask.Request) string {
@@ -64,8 +56,8 @@ func (in *Inbox) askedRows(now time.Time) []sessionRow {
 		}
 		q := e.Request.Questions[0]
 		first, _, _ := strings.Cut(strings.TrimSpace(q.Question), "\n")
-		row := sessionRow{ID: e.Key, Href: "/q/" + e.Key, Prompt: short(ask.Display(first), maxPromptChars),
-			Who: askedBy(e), Since: e.Created, Age: ago(now, e.Created), What: askedKind(e.Request)}
+		row := sessionRow{SessionRow: page.SessionRow{ID: e.Key, Href: "/q/" + e.Key, Prompt: short(ask.Display(first), maxPromptChars),
+			Who: askedBy(e), Since: e.Created, Age: page.Ago(now, e.Created), What: askedKind(e.Request)}}
 		for _, q := range e.Request.Questions {
 			row.Headers = append(row.Headers, ask.Display(q.Header))
 		}
@@ -115,34 +107,34 @@ func (in *Inbox) showAsked(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, status := in.askedCard(r.Context(), e)
-	d := askedData{Key: e.Key, Who: askedBy(e), AskedAt: e.Created, Status: status, Card: v}
+	d := page.AskedData{Key: e.Key, Who: askedBy(e), AskedAt: e.Created, Status: status, Card: v}
 	title := "askuser: " + askedKind(e.Request) + " from " + d.Who
-	writePage(w, r, pageData{Title: title, Heading: "Asked outside a session", Fragment: "/q/" + e.Key + "/fragment"}, "asked", d)
+	writePage(w, r, page.PageData{Title: title, Heading: "Asked outside a session", Fragment: "/q/" + e.Key + "/fragment"}, "asked", d)
 }
 
 // askedCard is e as a card, and a line saying where it stands.
-func (in *Inbox) askedCard(ctx context.Context, e session.Entry) (cardView, string) {
-	page := "/q/" + e.Key
-	v := newCardView(e.Request, setKey(e.Request.ID), page, in.srv.guard.csrf, e.Created)
+func (in *Inbox) askedCard(ctx context.Context, e session.Entry) (page.CardView, string) {
+	href := "/q/" + e.Key
+	v := page.NewCardView(e.Request, setKey(e.Request.ID), href, in.srv.guard.csrf, e.Created)
 	who := askedBy(e)
 	d, answered, _ := in.store.Mailbox().Get(ctx, session.Box{Key: e.Key})
 	switch {
 	case answered:
-		v.State, v.Answers, v.ClosedAt = stateAnswered, answerViews(d.Answers), d.At
+		v.State, v.Answers, v.ClosedAt = page.StateAnswered, page.AnswerViews(d.Answers), d.At
 		v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "."
 		if e.Pending() {
-			v.State, v.Note = stateSent, v.Note[:len(v.Note)-1]+"; "+who+" takes it."
+			v.State, v.Note = page.StateSent, v.Note[:len(v.Note)-1]+"; "+who+" takes it."
 			return v, "answered; " + who + " takes the answer"
 		}
 		return v, "answered"
 	case !e.Pending():
-		v.State, v.Note, v.ClosedAt = stateWithdrawn, ask.Display(e.Outcome.Text), e.Outcome.At
+		v.State, v.Note, v.ClosedAt = page.StateWithdrawn, ask.Display(e.Outcome.Text), e.Outcome.At
 		return v, e.Outcome.State
 	case !in.store.Registry().Held(e.Key):
-		v.State, v.Note = stateWithdrawn, who+" stopped waiting for this answer."
+		v.State, v.Note = page.StateWithdrawn, who+" stopped waiting for this answer."
 		return v, "no longer waiting"
 	}
-	return v, "waiting since " + e.Created.Local().Format("15:04") + " (" + ago(time.Now(), e.Created) + ")"
+	return v, "waiting since " + e.Created.Local().Format("15:04") + " (" + page.Ago(time.Now(), e.Created) + ")"
 }
 
 // answerAsked takes a person's answer to a set asked outside a session
@@ -160,7 +152,7 @@ func (in *Inbox) answerAsked(w http.ResponseWriter, r *http.Request) {
 	v, _ := in.askedCard(r.Context(), e)
 	if !v.Open() {
 		err := ErrWithdrawn
-		if v.State == stateAnswered || v.State == stateSent {
+		if v.State == page.StateAnswered || v.State == page.StateSent {
 			err = ErrAlreadyAnswered
 		}
 		submitted(w, r, v, err, back)
@@ -193,7 +185,7 @@ func (in *Inbox) answerAsked(w http.ResponseWriter, r *http.Request) {
 func askedSummary(req ask.Request, answers []ask.Answer) string {
 	var parts []string
 	for _, a := range answers {
-		parts = append(parts, ask.Display(a.Header)+": "+answerSummary(a))
+		parts = append(parts, ask.Display(a.Header)+": "+page.AnswerSummary(a))
 	}
 	return "answered " + askedKind(req) + ": " + strings.Join(parts, "; ")
 }

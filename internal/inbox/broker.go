@@ -12,19 +12,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
-)
-
-// Card states, as the page names them (data-state).
-const (
-	stateOpen      = "open"
-	stateAnswered  = "answered"
-	stateWithdrawn = "withdrawn"
-	// stateSent is the inbox's: answered on the page and handed to askuser
-	// resume, which has not finished with it yet.
-	stateSent = "sent"
-	// stateBusy is the inbox's: the process that runs the session asks the
-	// set now, so the page does not take an answer for it.
-	stateBusy = "busy"
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // maxClosed is how many answered or withdrawn cards a Broker keeps for the
@@ -138,13 +126,13 @@ func (b *Broker) open(req ask.Request, claim ask.Claimer) (*card, error) {
 		if c.key != key {
 			continue
 		}
-		if c.state == stateOpen {
+		if c.state == page.StateOpen {
 			return nil, fmt.Errorf("web frontend: question set %q is already open", req.ID)
 		}
 		b.cards = slices.Delete(b.cards, i, i+1) // asked again: the new card replaces the old
 		break
 	}
-	c := &card{req: req, key: key, state: stateOpen, askedAt: b.now(), done: make(chan []ask.Answer, 1), claim: claim}
+	c := &card{req: req, key: key, state: page.StateOpen, askedAt: b.now(), done: make(chan []ask.Answer, 1), claim: claim}
 	b.cards = append(b.cards, c)
 	b.hub.bump()
 	return c, nil
@@ -156,9 +144,9 @@ func (b *Broker) withdraw(c *card, note string) ([]ask.Answer, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch c.state {
-	case stateAnswered:
+	case page.StateAnswered:
 		return <-c.done, true
-	case stateOpen:
+	case page.StateOpen:
 		b.withdrawLocked(c, note)
 	}
 	return nil, false
@@ -169,7 +157,7 @@ func (b *Broker) withdraw(c *card, note string) ([]ask.Answer, bool) {
 // given ("Answered at the terminal."), never one of its own; else it
 // says why it closed (note).
 func (b *Broker) withdrawLocked(c *card, note string) {
-	c.state, c.note, c.closedAt = stateWithdrawn, note, b.now()
+	c.state, c.note, c.closedAt = page.StateWithdrawn, note, b.now()
 	if where, won, ok := c.claim.Winner(); ok {
 		c.answers, c.note = won, "Answered "+where+"."
 	}
@@ -194,9 +182,9 @@ func (b *Broker) Submit(key string, form url.Values) error {
 	switch {
 	case c == nil:
 		return ErrUnknownSet
-	case c.state == stateAnswered, c.state == stateWithdrawn && c.answers != nil:
+	case c.state == page.StateAnswered, c.state == page.StateWithdrawn && c.answers != nil:
 		return ErrAlreadyAnswered
-	case c.state == stateWithdrawn:
+	case c.state == page.StateWithdrawn:
 		return fmt.Errorf("%w: %s", ErrWithdrawn, c.note)
 	}
 	answers, err := answersFromForm(c.req, form, b.now())
@@ -210,7 +198,7 @@ func (b *Broker) Submit(key string, form url.Values) error {
 		}
 		return ErrAlreadyAnswered
 	}
-	c.state, c.answers, c.closedAt = stateAnswered, answers, b.now()
+	c.state, c.answers, c.closedAt = page.StateAnswered, answers, b.now()
 	c.done <- answers
 	b.trimLocked()
 	b.hub.bump()
@@ -230,7 +218,7 @@ func (b *Broker) findLocked(key string) *card {
 func (b *Broker) trimLocked() {
 	closed := 0
 	for i := len(b.cards) - 1; i >= 0; i-- {
-		if b.cards[i].state == stateOpen {
+		if b.cards[i].state == page.StateOpen {
 			continue
 		}
 		if closed++; closed > maxClosed {
@@ -241,33 +229,33 @@ func (b *Broker) trimLocked() {
 
 // views returns the cards for the page: open ones first, oldest first
 // (the order they were asked in), then closed ones, most recent first.
-func (b *Broker) views(csrf string) []cardView {
+func (b *Broker) views(csrf string) []page.CardView {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var open, closed []cardView
+	var open, closed []page.CardView
 	for _, c := range b.cards {
-		v := newCardView(c.req, c.key, "", csrf, c.askedAt)
+		v := page.NewCardView(c.req, c.key, "", csrf, c.askedAt)
 		v.State, v.Note = c.state, c.note
 		if c.answers != nil {
-			v.Answers = answerViews(c.answers)
+			v.Answers = page.AnswerViews(c.answers)
 		}
 		v.ClosedAt = c.closedAt
-		if c.state == stateOpen {
+		if c.state == page.StateOpen {
 			open = append(open, v)
 		} else {
 			closed = append(closed, v)
 		}
 	}
-	slices.SortStableFunc(closed, func(x, y cardView) int { return y.ClosedAt.Compare(x.ClosedAt) })
+	slices.SortStableFunc(closed, func(x, y page.CardView) int { return y.ClosedAt.Compare(x.ClosedAt) })
 	return append(open, closed...)
 }
 
 // view returns the card with key, for the answer to a submission.
-func (b *Broker) view(key, csrf string) (cardView, bool) {
+func (b *Broker) view(key, csrf string) (page.CardView, bool) {
 	for _, v := range b.views(csrf) {
 		if v.Key == key {
 			return v, true
 		}
 	}
-	return cardView{}, false
+	return page.CardView{}, false
 }

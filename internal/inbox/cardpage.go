@@ -6,12 +6,8 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 )
-
-// cardsData is the body of the card page.
-type cardsData struct {
-	Cards []cardView
-}
 
 // NewCard serves b's cards (--frontend web) until Close: the page lists
 // every open set and what became of the recent ones, and posts answers to
@@ -21,9 +17,9 @@ func NewCard(b *Broker, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	layout := pageData{Title: "askuser: questions", Heading: "Questions from your agent", Fragment: "/fragment"}
+	layout := page.PageData{Title: "askuser: questions", Heading: "Questions from your agent", Fragment: "/fragment"}
 	show := func(w http.ResponseWriter, r *http.Request) {
-		writePage(w, r, layout, "cards", cardsData{Cards: b.views(s.guard.csrf)})
+		writePage(w, r, layout, "cards", page.CardsData{Cards: b.views(s.guard.csrf)})
 	}
 	s.mux.HandleFunc("GET /{$}", show)
 	s.mux.HandleFunc("GET /fragment", show)
@@ -64,7 +60,7 @@ func (b *Broker) request(key string) (ask.Request, bool) {
 // and "already answered" when the set was answered or withdrawn before,
 // and 400 and the reason when the form did not answer it. back is the
 // page the card is on.
-func submitted(w http.ResponseWriter, r *http.Request, v cardView, err error, back string) {
+func submitted(w http.ResponseWriter, r *http.Request, v page.CardView, err error, back string) {
 	code := http.StatusOK
 	var fe *FormError
 	switch {
@@ -89,7 +85,7 @@ func submitted(w http.ResponseWriter, r *http.Request, v cardView, err error, ba
 		http.Redirect(w, r, back+"#set-"+v.Key, http.StatusSeeOther)
 		return
 	}
-	body, rerr := render("card", v)
+	body, rerr := page.Render("card", v)
 	if rerr != nil {
 		refuse(w, http.StatusInternalServerError, rerr.Error())
 		return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/internal/approval"
+	pageview "github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -79,7 +80,7 @@ func TestCardDetailBounded(t *testing.T) {
 	req := writeCall("toolu_big", huge).Question(false)
 	g.ask(context.Background(), req)
 	page := g.get("/").Body.String()
-	if len(page) > 3*maxDetailChars {
+	if len(page) > 3*pageview.MaxDetailChars {
 		t.Errorf("a %d-byte input made a %d-byte page", len(huge), len(page))
 	}
 	href := "/input/" + setKey(req.ID)
@@ -159,12 +160,12 @@ func TestInboxEmpty(t *testing.T) {
 func TestCardTextDetail(t *testing.T) {
 	g := newCardRig(t)
 	req := authSet("toolu_t")
-	req.Detail = "Background:\n\x1b]0;owned\x07the <i>old</i> service\n" + strings.Repeat("x", maxDetailChars)
+	req.Detail = "Background:\n\x1b]0;owned\x07the <i>old</i> service\n" + strings.Repeat("x", pageview.MaxDetailChars)
 	g.ask(context.Background(), req)
 	page := g.get("/").Body.String()
 	mustContain(t, page, "<summary>Show the details</summary>", `<pre class="detail-text">Background:`+"\n"+`the &lt;i&gt;old&lt;/i&gt; service`,
 		"This shows the first 32,000 characters of 32,0")
-	if strings.Contains(page, "owned") || strings.Count(page, "x") > maxDetailChars+1000 {
+	if strings.Contains(page, "owned") || strings.Count(page, "x") > pageview.MaxDetailChars+1000 {
 		t.Error("the detail's escape sequence reached the page, or the cut did not hold")
 	}
 }
@@ -180,8 +181,8 @@ func BenchmarkCardPage(b *testing.B) {
 			req := writeCall("toolu_b", size.content).Question(true)
 			var n int
 			for b.Loop() {
-				v := newCardView(req, setKey(req.ID), "", "csrf", time.Now())
-				page, err := render("cards", cardsData{Cards: []cardView{v}})
+				v := pageview.NewCardView(req, setKey(req.ID), "", "csrf", time.Now())
+				page, err := pageview.Render("cards", pageview.CardsData{Cards: []pageview.CardView{v}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -10,7 +10,8 @@
 // it ended without taking it (retry.go). The sets that askuser ask, mcp
 // and hook ask through the inbox or a channel, which have no session, are
 // listed too while their process waits, and answered on a page of their
-// own the same way (asked.go). Pages are written by Go code (render*.go),
+// own the same way (asked.go). Pages are written by Go code (package
+// inbox/page),
 // with html/template's escaping but not its executor, whose calls of
 // methods by name would cost every askuser process; with embedded CSS and
 // JavaScript, and kept live by server-sent events.
@@ -18,7 +19,8 @@
 // The card's server lives here rather than in package frontend: it is
 // mostly HTTP, pages and security, which frontend (ask and wire only)
 // should not carry, and the broker's state is exactly what the pages
-// render. internal/cli wires a Broker in as the frontend named web.
+// render. The frontend chooser (internal/chooser) wires a Broker in as
+// the frontend named web.
 //
 // Invariants:
 //   - Nobody without the token sees or answers anything. Every request
@@ -39,13 +41,13 @@
 //     Sec-Fetch-Site, else Origin against Host) and carry the page's own
 //     form token, and its body is bounded (MaxBodyBytes).
 //   - Model text is made safe to show (ask.Display, ask.DisplayBlock) and
-//     then escaped as html/template escapes it for its place (render.go; a
-//     test holds the escapers to html/template's). No page has inline
+//     then escaped as html/template escapes it for its place (package
+//     inbox/page; a test holds the escapers to html/template's). No page has inline
 //     script but the two of home.go, each allowed by its hash; the
 //     Content-Security-Policy allows only the embedded files.
 //   - Nothing is approved unseen: a set's detail (an approval's whole tool
 //     input) is on its card, read for a person (ask.ReadJSON), up to
-//     maxDetailChars, and whole as plain text one link away.
+//     page.MaxDetailChars, and whole as plain text one link away.
 //   - The inbox tells what askuser resume did in words (readableLog): no
 //     JSON line reaches its page, nor the how-to-resume text meant for a
 //     terminal (serve resumes with stream-json, which prints none). serve's

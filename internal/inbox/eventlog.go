@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -79,9 +80,9 @@ func (l *eventLog) answered(sum session.Summary, set session.Waiting, answers []
 	}
 	for _, a := range answers {
 		if set.Kind == ask.KindApproval {
-			parts = append(parts, answerSummary(a))
+			parts = append(parts, page.AnswerSummary(a))
 		} else {
-			parts = append(parts, ask.Display(a.Header)+": "+answerSummary(a))
+			parts = append(parts, ask.Display(a.Header)+": "+page.AnswerSummary(a))
 		}
 	}
 	l.say(sum.ID, "a person on the page "+short(what+strings.Join(parts, "; "), maxLogAnswerChars))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -93,19 +94,24 @@ func (f listFilter) match(sum session.Summary, since, now time.Time) bool {
 	return true
 }
 
+// view is the filter as a page shows it.
+func (f listFilter) view() page.Filter {
+	return page.Filter{Machine: f.Machine, Dir: f.Dir, Age: f.Age, Page: f.Page, PerPage: f.PerPage}
+}
+
 // active reports whether any filter is set.
 func (f listFilter) active() bool { return f.Machine != "" || f.Dir != "" || f.Age != "" }
 
-// query is the filter as a query string, at page.
-func (f listFilter) query(page int) string {
+// query is the filter as a query string, at page n.
+func (f listFilter) query(n int) string {
 	q := url.Values{}
 	for k, v := range map[string]string{"machine": f.Machine, "dir": f.Dir, "age": f.Age} {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
-	if page > 1 {
-		q.Set("page", strconv.Itoa(page))
+	if n > 1 {
+		q.Set("page", strconv.Itoa(n))
 	}
 	if f.PerPage != defaultPerPage {
 		q.Set("per", strconv.Itoa(f.PerPage))
@@ -116,41 +122,27 @@ func (f listFilter) query(page int) string {
 	return "?" + q.Encode()
 }
 
-// pager says where a page is in the list: what it shows of how many, and
-// the links to the pages beside it.
-type pager struct {
-	First, Last, Total int
-	Prev, Next         string
-}
-
 // paginate cuts rows to f's page and says where that is.
-func paginate(rows []sessionRow, f listFilter) ([]sessionRow, pager) {
-	p := pager{Total: len(rows)}
+func paginate(rows []sessionRow, f listFilter) ([]sessionRow, page.Pager) {
+	p := page.Pager{Total: len(rows)}
 	pages := max(1, (len(rows)+f.PerPage-1)/f.PerPage)
-	page := min(f.Page, pages)
-	from, to := (page-1)*f.PerPage, min(page*f.PerPage, len(rows))
+	at := min(f.Page, pages)
+	from, to := (at-1)*f.PerPage, min(at*f.PerPage, len(rows))
 	if from < to {
 		p.First, p.Last = from+1, to
 	}
-	if page > 1 {
-		p.Prev = "/" + f.query(page-1)
+	if at > 1 {
+		p.Prev = "/" + f.query(at-1)
 	}
-	if page < pages {
-		p.Next = "/" + f.query(page+1)
+	if at < pages {
+		p.Next = "/" + f.query(at+1)
 	}
 	return rows[from:to], p
 }
 
-// machineCount is a machine and how many waiting sessions it has.
-type machineCount struct {
-	Name     string
-	Count    int
-	Selected bool
-}
-
 // countMachines counts the waiting sessions of each machine, the most
 // first, and marks the one f selects (kept even when it has none).
-func countMachines(waiting []sessionRow, f listFilter) []machineCount {
+func countMachines(waiting []sessionRow, f listFilter) []page.MachineCount {
 	counts := map[string]int{}
 	for _, r := range waiting {
 		if r.Machine != "" {
@@ -160,24 +152,15 @@ func countMachines(waiting []sessionRow, f listFilter) []machineCount {
 	if f.Machine != "" {
 		counts[f.Machine] += 0
 	}
-	out := make([]machineCount, 0, len(counts))
+	out := make([]page.MachineCount, 0, len(counts))
 	for name, n := range counts {
-		out = append(out, machineCount{Name: name, Count: n, Selected: name == f.Machine})
+		out = append(out, page.MachineCount{Name: name, Count: n, Selected: name == f.Machine})
 	}
-	slices.SortFunc(out, func(a, b machineCount) int {
+	slices.SortFunc(out, func(a, b page.MachineCount) int {
 		if a.Count != b.Count {
 			return b.Count - a.Count
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
 	return out
-}
-
-// thousands writes n with its thousands marked: 1,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

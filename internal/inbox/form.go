@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // Via is what answers given on a page carry as ask.Answer.Via.
@@ -25,23 +26,13 @@ func formErrorf(format string, args ...any) error {
 	return &FormError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Form field names of question i: its choices (option indexes, or
-// "other") and its free text.
-func choiceField(i int) string { return "q" + strconv.Itoa(i) }
-func otherField(i int) string  { return "q" + strconv.Itoa(i) + ".other" }
-
-// noneField is the field that confirms a multi-select submitted with
-// nothing ticked: the page asks "Submit with nothing selected?", as the
-// terminal does, and sends it when the person says yes.
-func noneField(i int) string { return "q" + strconv.Itoa(i) + ".none" }
-
 // answersFromForm answers every question of req from a posted form. The
 // browser sends option indexes, never labels: the labels are req's own, so
 // a changed page cannot answer with a label the model did not offer. Free
 // text counts when "Other" is chosen, or when nothing is chosen and text
 // was typed (a page without script cannot tick Other for the person).
 // A multi-select with nothing ticked and no text is taken only when the
-// form confirms it (noneField): a stray Submit is not an answer.
+// form confirms it (page.NoneField): a stray Submit is not an answer.
 // Every answer is a person's, given now on the page.
 func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Answer, error) {
 	answers := make([]ask.Answer, len(req.Questions))
@@ -49,7 +40,7 @@ func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Ans
 		header := ask.Display(q.Header)
 		var labels []string
 		other := false
-		for _, v := range form[choiceField(i)] {
+		for _, v := range form[page.ChoiceField(i)] {
 			if v == otherValue {
 				other = true
 				continue
@@ -60,7 +51,7 @@ func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Ans
 			}
 			labels = append(labels, q.Options[n].Label)
 		}
-		text := ask.CleanFreeText(form.Get(otherField(i)))
+		text := ask.CleanFreeText(form.Get(page.OtherField(i)))
 		if !other && len(labels) == 0 && text != "" {
 			other = true
 		}
@@ -73,7 +64,7 @@ func answersFromForm(req ask.Request, form url.Values, now time.Time) ([]ask.Ans
 		if !q.MultiSelect && len(labels) == 0 && !other {
 			return nil, formErrorf("question %q needs an answer: choose an option, or choose Other and type one", header)
 		}
-		if q.MultiSelect && len(labels) == 0 && !other && form.Get(noneField(i)) != "1" {
+		if q.MultiSelect && len(labels) == 0 && !other && form.Get(page.NoneField(i)) != "1" {
 			return nil, formErrorf("question %q: nothing is ticked, and submitting it so was not confirmed; tick what applies, "+
 				"or confirm \"Submit with nothing selected\" to answer it with none", header)
 		}

@@ -1,12 +1,12 @@
 package inbox
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // A server's own host name. Browsers keep cookies apart by host name, not
@@ -102,9 +102,9 @@ func (g *guard) moveHome(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	path := localPath(r.URL.Path)
-	d := moveData{To: g.homeBase() + path + "?token=" + g.token, Here: path + "?token=" + g.token + "&here=1",
+	d := page.MoveData{To: g.homeBase() + path + "?token=" + g.token, Here: path + "?token=" + g.token + "&here=1",
 		Home: g.homeBase(), Probe: g.homeBase() + probePath, Key: g.homeKey()}
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+moveScriptHash+"'; img-src "+g.homeBase()+
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+page.MoveScriptHash+"'; img-src "+g.homeBase()+
 		"; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	writeHome(w, http.StatusOK, "move", d)
 	return true
@@ -121,7 +121,7 @@ func (g *guard) reloadWithoutToken(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, path, http.StatusSeeOther)
 		return
 	}
-	writeHome(w, http.StatusOK, "reload", moveData{To: path})
+	writeHome(w, http.StatusOK, "reload", page.MoveData{To: path})
 }
 
 // bounceHome answers a browser's page load without the cookie away from
@@ -136,73 +136,15 @@ func (g *guard) bounceHome(w http.ResponseWriter, r *http.Request) bool {
 	if g.cookieAge > 0 {
 		why = notOpenedHere
 	}
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+bounceScriptHash+"'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	writeHome(w, http.StatusForbidden, "bounce", moveData{Key: g.homeKey(), Why: "askuser: " + why})
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src '"+page.BounceScriptHash+"'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	writeHome(w, http.StatusForbidden, "bounce", page.MoveData{Key: g.homeKey(), Why: "askuser: " + why})
 	return true
-}
-
-type moveData struct {
-	To, Here, Home, Probe, Key, Why string
-}
-
-// The scripts of the pages, allowed by their hashes alone.
-const (
-	moveScript = `(function(){var d=document.getElementById('move').dataset,done=false;` +
-		`function go(u,home){if(done)return;done=true;try{if(home)localStorage.setItem(d.key,home);else localStorage.removeItem(d.key)}catch(e){}location.replace(u)}` +
-		`var i=new Image();i.onload=function(){go(d.to,d.home)};i.onerror=function(){go(d.here,'')};i.src=d.probe;` +
-		`setTimeout(function(){go(d.here,'')},3000)})();`
-	bounceScript = `(function(){var d=document.getElementById('bounce').dataset,h=null;try{h=localStorage.getItem(d.key)}catch(e){}` +
-		`if(h&&/^http:\/\/askuser-[0-9a-f]{16}\.localhost:[0-9]+$/.test(h))location.replace(h+location.pathname+location.search+location.hash)})();`
-)
-
-var (
-	moveScriptHash   = scriptHash(moveScript)
-	bounceScriptHash = scriptHash(bounceScript)
-)
-
-func scriptHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // writeHome writes one of the pages above: name is move, reload or
 // bounce.
-func writeHome(w http.ResponseWriter, code int, name string, d moveData) {
+func writeHome(w http.ResponseWriter, code int, name string, d page.MoveData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
-	_, _ = io.WriteString(w, homePage(name, d))
-}
-
-// homePage is the page name for d, written by Go code as the rest
-// (render.go), each value escaped as html/template escapes it there
-// (TestHomePagesMatchHTMLTemplate holds them to its output).
-func homePage(name string, d moveData) string {
-	var h html
-	h.s(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>askuser</title>`)
-	switch name {
-	case "move":
-		h.s(`<noscript><meta http-equiv="refresh" content="0;url=`)
-		h.metaURL(d.To)
-		h.s("\"></noscript></head><body>\n<p id=\"move\" data-to=\"")
-		for _, attr := range []struct{ value, next string }{{d.To, `" data-here="`}, {d.Here, `" data-home="`}, {d.Home, `" data-probe="`}, {d.Probe, `" data-key="`}, {d.Key, `">`}} {
-			h.t(attr.value)
-			h.s(attr.next)
-		}
-		h.s(`Opening askuser at its own address, `)
-		h.t(d.Home)
-		h.s(", where this browser keeps its cookie from the other servers on this machine…</p>\n<script>", moveScript, "</script></body></html>")
-	case "reload":
-		h.s(`<meta http-equiv="refresh" content="0;url=`)
-		h.metaURL(d.To)
-		h.s(`"></head><body><p><a href="`)
-		h.url(d.To)
-		h.s(`">Open askuser</a></p></body></html>`)
-	case "bounce":
-		h.s(`</head><body><p id="bounce" data-key="`)
-		h.t(d.Key)
-		h.s(`">`)
-		h.t(d.Why)
-		h.s("</p>\n<script>", bounceScript, "</script></body></html>")
-	}
-	return h.String()
+	_, _ = io.WriteString(w, page.Home(name, d))
 }

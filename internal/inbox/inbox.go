@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -46,7 +47,7 @@ type InboxConfig struct {
 }
 
 // Answers is how the inbox hands a person's answers on: through the
-// answer mailbox of each set (internal/cli wires it to the relay's).
+// answer mailbox of each set (askuser serve wires it to the relay's).
 type Answers interface {
 	// Post gives set w of session id its answer; a set answered already
 	// gets an error wrapping session.ErrAlreadyAnswered.
@@ -101,7 +102,7 @@ func NewInbox(cfg InboxConfig, opts Options) (*Inbox, error) {
 			return
 		}
 		// The live update fetches the same page, filters and all.
-		writePage(w, r, pageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment" + f.query(f.Page)}, "inbox", data)
+		writePage(w, r, page.PageData{Title: "askuser: inbox", Heading: "Inbox", Fragment: "/fragment" + f.query(f.Page)}, "inbox", data)
 	}
 	srv.mux.HandleFunc("GET /{$}", showHome)
 	srv.mux.HandleFunc("GET /fragment", showHome)
@@ -276,7 +277,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		// The run itself, or a resume at a terminal, holds the journal
 		// and does not wait on the mailbox: say so now.
 		refuse(w, http.StatusConflict, "nothing was sent: session "+id+" is "+session.ErrInUse.Error()+
-			" (it is running, or asking for "+kindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
+			" (it is running, or asking for "+page.KindLabelThis(set.Kind)+" there now); answer it there, or here once it stops waiting")
 		return
 	}
 	// Only the questions still unanswered are asked again (a set answered
@@ -291,7 +292,7 @@ func (in *Inbox) answer(w http.ResponseWriter, r *http.Request) {
 		if errors.As(err, &first) {
 			in.log.say(id, "that answer was not used: "+err.Error())
 			v := in.openCard(id, set.Request, set.AskedAt)
-			v.State, v.Answers = stateAnswered, answerViews(first.First.Answers)
+			v.State, v.Answers = page.StateAnswered, page.AnswerViews(first.First.Answers)
 			v.Note = "Answered by " + ask.Display(first.First.By) + " at " + first.First.At.Local().Format("15:04") + "."
 			submitted(w, r, v, answeredBy{first.First.By, first.First.At}, back)
 			return
@@ -330,44 +331,44 @@ func taking(run *sessionRun, where string) string {
 
 // mailedCard is set w of session id as a card that shows the answer
 // waiting in its mailbox, given elsewhere (a chat channel), if it has one.
-func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting, where string) (cardView, bool) {
+func (in *Inbox) mailedCard(id string, run *sessionRun, w session.Waiting, where string) (page.CardView, bool) {
 	d, ok := in.answers.Get(id, w)
 	if !ok {
-		return cardView{}, false
+		return page.CardView{}, false
 	}
-	v := newCardView(w.Request, setKey(w.ID), "/s/"+id, "", w.AskedAt)
-	v.State, v.Answers, v.ClosedAt = stateSent, answerViews(d.Answers), d.At
+	v := page.NewCardView(w.Request, setKey(w.ID), "/s/"+id, "", w.AskedAt)
+	v.State, v.Answers, v.ClosedAt = page.StateSent, page.AnswerViews(d.Answers), d.At
 	v.Note = "Answered by " + ask.Display(d.By) + " at " + d.At.Local().Format("15:04") + "; " + taking(run, where)
 	return v, true
 }
 
 // openCard is a pending set as a card that takes an answer.
-func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) cardView {
+func (in *Inbox) openCard(id string, req ask.Request, askedAt time.Time) page.CardView {
 	key := setKey(req.ID)
-	return newCardView(req, key, "/s/"+id, in.srv.guard.csrf, askedAt)
+	return page.NewCardView(req, key, "/s/"+id, in.srv.guard.csrf, askedAt)
 }
 
 // sentCard is the last set with key answered on this page for session id,
 // as a card that shows the answer and what became of it: waiting says the
 // session has not taken it yet.
-func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool, where string) (cardView, bool) {
+func (in *Inbox) sentCard(id string, run *sessionRun, key string, waiting bool, where string) (page.CardView, bool) {
 	if run == nil {
-		return cardView{}, false
+		return page.CardView{}, false
 	}
 	for i := len(run.sent) - 1; i >= 0; i-- {
 		s := run.sent[i]
 		if setKey(s.req.ID) != key {
 			continue
 		}
-		v := newCardView(s.req, key, "/s/"+id, "", s.askedAt)
-		v.Answers, v.ClosedAt = answerViews(s.answers), s.at
+		v := page.NewCardView(s.req, key, "/s/"+id, "", s.askedAt)
+		v.Answers, v.ClosedAt = page.AnswerViews(s.answers), s.at
 		if waiting {
-			v.State, v.Note = stateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run, where)
+			v.State, v.Note = page.StateSent, "Answered on this page at "+s.at.Local().Format("15:04")+"; "+taking(run, where)
 		} else {
-			v.State = stateAnswered
+			v.State = page.StateAnswered
 			v.Note = "Answered on this page at " + s.at.Local().Format("15:04") + "."
 		}
 		return v, true
 	}
-	return cardView{}, false
+	return page.CardView{}, false
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -15,65 +16,22 @@ const (
 	maxPromptChars   = 160
 )
 
-// sessionRow is one session in the inbox's list.
-type sessionRow struct {
-	ID, Href, Prompt, Where, Machine string
-	Status, StatusClass              string
-	// Who says who waits: the agent, sub-agents.
-	Who string
-	// Since is when it started waiting (waiting sessions) or was last
-	// updated (the others).
-	Since time.Time
-	Age   string
-	// What says what it waits on: "2 question sets", "an approval of
-	// mcp__fs__write_file".
-	What     string
-	Headers  []string
-	Resuming bool
-	// Busy: another process holds the session (it runs, or asks there).
-	Busy bool
-	// Resumes says where a session answered here resumes, when that is
-	// another machine ("on build-7 in /src/app").
-	Resumes string
-
-	sum session.Summary
-}
-
-type homeData struct {
-	Waiting, Others []sessionRow
-	// Asked are the sets asked outside a session (askuser ask, mcp,
-	// hook) that a process waits on now.
-	Asked      []sessionRow
-	MoreOthers int
-	Dir        string
-	// Store names the team store, when there is one.
-	Store string
-	// WaitingTotal counts every waiting session; Pager says which of
-	// those the filter matches this page shows.
-	WaitingTotal int
-	Pager        pager
-	Filter       listFilter
-	Filtered     bool
-	Machines     []machineCount
-	Ages         []struct{ Value, Label string }
-}
-
 // home lists the waiting sessions the filter matches, a page of them,
 // newest first, then the others.
-func (in *Inbox) home(f listFilter) (homeData, error) {
+func (in *Inbox) home(f listFilter) (page.HomeData, error) {
 	list, err := in.store.List()
 	if err != nil {
-		return homeData{}, err
+		return page.HomeData{}, err
 	}
 	now := time.Now()
-	data := homeData{Dir: in.store.Dir, Filter: f, Filtered: f.active(), Ages: ages, Asked: in.askedRows(now)}
+	data := page.HomeData{Dir: in.store.Dir, Filter: f.view(), Filtered: f.active(), Ages: ages, Asked: rows(in.askedRows(now))}
 	if in.store.Backend != nil {
 		data.Store = in.store.Backend.Where("")
 	}
 	var waiting []sessionRow
 	for _, sum := range list {
-		row := sessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
-			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated, sum: sum}
+		row := sessionRow{SessionRow: page.SessionRow{ID: sum.ID, Href: "/s/" + sum.ID, Prompt: sum.Title, Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
+			Status: sum.Status, StatusClass: statusClass(sum.Status), Since: sum.Updated}, sum: sum}
 		if run := in.runs.state(sum.ID); run != nil && run.running {
 			row.Resuming, row.Status, row.StatusClass = true, "resuming", "resuming"
 		} else if sum.InUse {
@@ -84,11 +42,11 @@ func (in *Inbox) home(f listFilter) (homeData, error) {
 		}
 		if sum.Status == session.StatusWaiting && len(sum.Questions) > 0 {
 			waitingRow(&row, sum.Questions)
-			row.Age = ago(now, row.Since)
+			row.Age = page.Ago(now, row.Since)
 			waiting = append(waiting, row)
 			continue
 		}
-		row.Age = ago(now, row.Since)
+		row.Age = page.Ago(now, row.Since)
 		if !f.match(sum, row.Since, now) || f.Page > 1 {
 			continue
 		}
@@ -96,16 +54,33 @@ func (in *Inbox) home(f listFilter) (homeData, error) {
 			data.MoreOthers++
 			continue
 		}
-		data.Others = append(data.Others, row)
+		data.Others = append(data.Others, row.SessionRow)
 	}
 	data.WaitingTotal = len(waiting)
 	data.Machines = countMachines(waiting, f)
 	waiting = slices.DeleteFunc(waiting, func(r sessionRow) bool { return !f.match(r.sum, r.Since, now) })
-	data.Waiting, data.Pager = paginate(waiting, f)
-	for i := range data.Waiting {
-		in.answeredElsewhere(&data.Waiting[i])
+	waiting, data.Pager = paginate(waiting, f)
+	for i := range waiting {
+		in.answeredElsewhere(&waiting[i])
 	}
+	data.Waiting = rows(waiting)
 	return data, nil
+}
+
+// sessionRow is a session's row of the list (page.SessionRow) with the
+// summary it was made from, which the filter and answeredElsewhere read.
+type sessionRow struct {
+	page.SessionRow
+	sum session.Summary
+}
+
+// rows are rs as the page shows them.
+func rows(rs []sessionRow) []page.SessionRow {
+	out := make([]page.SessionRow, len(rs))
+	for i, r := range rs {
+		out[i] = r.SessionRow
+	}
+	return out
 }
 
 // answeredElsewhere marks a waiting session whose every set has its

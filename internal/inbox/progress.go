@@ -9,6 +9,7 @@ import (
 	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/ask/wire"
 	"github.com/askuser/askuser/internal/approval"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -33,24 +34,21 @@ const (
 	maxLogLineChars = 300
 )
 
-// runView is the Progress box.
-type runView struct {
-	// Status says in one sentence where the answers given on the page
-	// are now.
-	Status string
-	Lines  []logLine
-}
-
-// logLine is one line of the Progress box.
-type logLine struct {
-	// At is the time of serve's own lines ("15:04:05").
-	At string
-	// Class styles it: serve, answer, agent, tool, result, done, error, text.
-	Class, Text string
-}
-
 // logPrefix starts serve's own lines in serve.log.
 const logPrefix = "--- askuser serve"
+
+// logLine is one line of the Progress box (page.LogLine), read from a
+// resume's log.
+type logLine page.LogLine
+
+// pageLines are ls as the page shows them.
+func pageLines(ls []logLine) []page.LogLine {
+	out := make([]page.LogLine, len(ls))
+	for i, l := range ls {
+		out[i] = page.LogLine(l)
+	}
+	return out
+}
 
 // readableLog tells the lines of a serve.log in words, the last
 // maxLogLines of them.
@@ -124,7 +122,7 @@ func eventLines(line string) []logLine {
 		}
 		var parts []string
 		for _, a := range e.Answers {
-			parts = append(parts, ask.Display(a.Header)+": "+answerSummary(a))
+			parts = append(parts, ask.Display(a.Header)+": "+page.AnswerSummary(a))
 		}
 		return []logLine{say("answer", "The session took the answer: "+strings.Join(parts, "; "))}
 	case wire.TypeError:

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // ErrListenAddress marks a --listen value that is not an address.
@@ -91,7 +93,7 @@ func newServer(opts Options, h *hub) (*Server, error) {
 			"and has the token can see and answer the questions, and the page is plain HTTP, so the token crosses the network "+
 			"unencrypted; use it only on a network you trust\n", addr, port)
 	}
-	s.mux.HandleFunc("GET /assets/{name}", serveAsset)
+	s.mux.HandleFunc("GET /assets/{name}", page.ServeAsset)
 	s.mux.HandleFunc("GET /events", s.events)
 	s.http = &http.Server{Handler: openRoutes(opts.Open, s.guard.wrap(s.mux)), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: httpMaxHeaderBytes,
@@ -140,8 +142,8 @@ func (s *Server) Close(ctx context.Context) error {
 
 // writePage writes the named body inside the layout, or only the body when
 // the page's script fetches it again (isFetch).
-func writePage(w http.ResponseWriter, r *http.Request, page pageData, name string, data any) {
-	body, err := render(name, data)
+func writePage(w http.ResponseWriter, r *http.Request, frame page.PageData, name string, data any) {
+	body, err := page.Render(name, data)
 	if err != nil {
 		refuse(w, http.StatusInternalServerError, "the page could not be drawn: "+err.Error())
 		return
@@ -151,8 +153,8 @@ func writePage(w http.ResponseWriter, r *http.Request, page pageData, name strin
 		_, _ = io.WriteString(w, string(body))
 		return
 	}
-	page.Body = body
-	_, _ = io.WriteString(w, layout(page))
+	frame.Body = body
+	_, _ = io.WriteString(w, page.Layout(frame))
 }
 
 // isFetch reports whether the page's script made the request, so it wants

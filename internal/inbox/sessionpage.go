@@ -3,22 +3,11 @@ package inbox
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 	"github.com/askuser/askuser/internal/session"
 )
-
-// sessionData is a session's page.
-type sessionData struct {
-	ID, Prompt, Where, Machine, Status, StatusClass, Model string
-	Created, Updated                                       time.Time
-	Cards                                                  []cardView
-	Open                                                   int
-	Run                                                    *runView
-	Result                                                 string
-	Transcript                                             []entryView
-}
 
 // showSession is a session's page: its summary, a card for every set it
 // waits on and for those answered here, the Progress box of what
@@ -31,7 +20,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := sess.Summary()
 	id := string(sess.Meta.ID)
-	d := sessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
+	d := page.SessionData{ID: id, Prompt: strings.TrimSpace(ask.DisplayBlock(sum.FirstPrompt)), Where: ask.Display(sum.Cwd), Machine: ask.Display(sum.Machine),
 		Status: sum.StatusWords(), StatusClass: statusClass(sum.Status), Model: ask.Display(sess.Meta.Model),
 		Created: sess.Meta.Created, Updated: sess.Updated, Transcript: transcript(sess.State.Messages)}
 	if sum.CancelReason != "" {
@@ -45,7 +34,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 		d.Status, d.StatusClass = "answered — resumes "+where, "answered"
 	}
 	if run != nil {
-		d.Run = &runView{Lines: readableLog(tail(run.log, maxLogBytes))}
+		d.Run = &page.RunView{Lines: pageLines(readableLog(tail(run.log, maxLogBytes)))}
 		if run.running {
 			d.Status, d.StatusClass = "resuming", "resuming"
 		}
@@ -54,7 +43,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 	if sum.Status == session.StatusFinished {
 		d.Result = lastText(sess.State.Messages)
 	}
-	writePage(w, r, pageData{Title: "askuser: session " + id, Heading: "Session", Fragment: "/s/" + id + "/fragment"}, "session", d)
+	writePage(w, r, page.PageData{Title: "askuser: session " + id, Heading: "Session", Fragment: "/s/" + id + "/fragment"}, "session", d)
 }
 
 // pendingCards adds the cards of the sets the session waits on, then of
@@ -62,7 +51,7 @@ func (in *Inbox) showSession(w http.ResponseWriter, r *http.Request) {
 // whose answer waits in its mailbox (given here, or in a chat channel)
 // shows it. failed reports an answer given here that the session has not
 // taken though the resume that was to take it ended.
-func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessionRun, where string) (failed bool) {
+func (in *Inbox) pendingCards(d *page.SessionData, sets []session.Waiting, run *sessionRun, where string) (failed bool) {
 	busy := (run == nil || !run.running) && in.store.InUse(d.ID)
 	shown := map[string]bool{}
 	for _, w := range sets {
@@ -81,7 +70,7 @@ func (in *Inbox) pendingCards(d *sessionData, sets []session.Waiting, run *sessi
 		if busy && !in.answers.Live(d.ID, w) {
 			// Its own process asks it now, and does not wait on the
 			// mailbox: answered here, the answer could not reach it.
-			v.State, v.Note = stateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
+			v.State, v.Note = page.StateBusy, "Asked right now by the askuser process that runs this session: answer it there, or here once it stops waiting."
 		} else {
 			d.Open++
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/inbox/page"
 )
 
 // Bounds of what a transcript shows of one entry: a page is for reading,
@@ -15,19 +16,10 @@ const (
 	maxInputChars = 2000
 )
 
-// entryView is one step of a conversation, read-only.
-type entryView struct {
-	// Class styles it: user, assistant, tool, result, error.
-	Class, Who, Text string
-	// Input is a tool call's input as JSON read by a person, when it is
-	// JSON (then Text is empty).
-	Input *ask.JSONNode
-}
-
 // transcript shows a conversation: what the person and the agent said,
 // each tool call and each result, all made safe to show.
-func transcript(msgs []agentloop.Message) []entryView {
-	var out []entryView
+func transcript(msgs []agentloop.Message) []page.EntryView {
+	var out []page.EntryView
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			switch b.Type {
@@ -39,13 +31,13 @@ func transcript(msgs []agentloop.Message) []entryView {
 				if m.Role == agentloop.RoleUser {
 					who, class = "Prompt", "user"
 				}
-				out = append(out, entryView{Class: class, Who: who, Text: clipText(ask.DisplayBlock(b.Text), maxEntryChars)})
+				out = append(out, page.EntryView{Class: class, Who: who, Text: clipText(ask.DisplayBlock(b.Text), maxEntryChars)})
 			case agentloop.BlockToolUse:
-				e := entryView{Class: "tool", Who: "Tool call: " + ask.Display(b.Name)}
+				e := page.EntryView{Class: "tool", Who: "Tool call: " + ask.Display(b.Name)}
 				e.Text, e.Input = toolInput(b)
 				out = append(out, e)
 			case agentloop.BlockToolResult:
-				e := entryView{Class: "result", Who: "Tool result", Text: clipText(ask.DisplayBlock(b.Content), maxEntryChars)}
+				e := page.EntryView{Class: "result", Who: "Tool result", Text: clipText(ask.DisplayBlock(b.Content), maxEntryChars)}
 				if b.IsError {
 					e.Class, e.Who = "error", "Tool result (error)"
 				}

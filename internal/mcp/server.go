@@ -1,13 +1,11 @@
-// Package mcp is askuser's one room for the MCP Go SDK
-// (github.com/modelcontextprotocol/go-sdk): no other package imports it,
-// and no SDK type leaves it.
+// Package mcp is `askuser mcp`'s server: a stdio MCP server that lets any
+// MCP host ask its person through askuser (server*.go), and the demo's
+// small file server (demo_files.go). The client side, which offers MCP
+// servers' tools to a run, is package mcp/client. The two are askuser's
+// one room for the MCP Go SDK (github.com/modelcontextprotocol/go-sdk): no
+// other package imports it, and no SDK type leaves them.
 //
-// MERGE (lead): the client side (h-mcpclient, client.go) has its own
-// package comment; keep that one and turn this one into a plain comment
-// of server.go, from "The server side" down.
-//
-// The server side (server*.go) is `askuser mcp`, a stdio MCP server that
-// lets any MCP host ask its person through askuser. It offers two tools:
+// The server offers two tools:
 //   - AskUserQuestion, with askuser's own raw JSON Schema (ask.InputSchema)
 //     decoded by ask.Parse, answered through the frontend the flags chose;
 //   - approve, for Claude Code's --permission-prompt-tool, deciding through

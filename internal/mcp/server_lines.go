@@ -350,3 +350,12 @@ func (s *syncWriter) reply(id json.RawMessage, code int64, message string) {
 	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
 	_, _ = s.Write(append(line, '\n'))
 }
+
+// cutText shortens s to n characters, marking the cut (as the client's
+// notes do).
+func cutText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}

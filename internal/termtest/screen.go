@@ -15,6 +15,9 @@
 // Text is what most tests read (Lines, String, Line); Cells gives the
 // screen as drawn, each character with its colours and attributes, for a
 // test that checks styling or renders a picture of the terminal.
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package termtest
 
 import (

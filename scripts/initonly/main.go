@@ -6,7 +6,7 @@
 package main
 
 import (
-	_ "github.com/askuser/askuser/internal/cli" // for its package initialisers only
+	_ "github.com/askuser/askuser/internal/app" // for its package initialisers only
 )
 
 func main() {}

@@ -22,6 +22,10 @@
 // stopped (Go) and its log (Log), a set asked in the background (Ask),
 // and the fakes' common moves (First, Named). The fakes may import it;
 // the channels themselves may not (internal/archtest holds both).
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that); the end-to-end tests link its channel into their own build
+// of askuser with the askuser_testchan tag, which a release never sets.
 package channeltest
 
 import (

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package pgtest starts a throwaway PostgreSQL server for tests: Debian's
 // postgresql package (or any PostgreSQL whose initdb and postgres it can
 // find), initdb'd in a temporary directory, listening on a Unix socket in
@@ -17,8 +19,10 @@
 //
 // The package speaks to the server through its own psql and createdb, not
 // through a driver, so only internal/store/postgres imports pgx.
-//go:build unix
-
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that; the store's benchmark, scripts/storebench, uses it too), so
+// no askuser binary links it.
 package pgtest
 
 import (

@@ -8,6 +8,9 @@
 // take. The cases compare what the session API returns, never how a
 // store keeps it; the few about damage the API cannot cause (RunDamage)
 // are given a Hand by each store's tests, which damages what it keeps.
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package storetest
 
 import (

@@ -25,6 +25,9 @@
 // short of what these tests need: it checks no token, serves RTM rather
 // than Socket Mode, has no chat.update, and stamps messages with
 // one-second timestamps that collide.
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package slackfake
 
 import (

@@ -24,6 +24,9 @@
 // faults (RateLimit, Down, Silence, Stall, Delay, EchoToken, Refuse), and reads what the
 // bot did: every message with its edits, every call as received (Calls),
 // and a text rendering of a message with its keyboard (Render).
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package telegramfake
 
 import (

@@ -14,6 +14,9 @@
 // (refused at once, code 131047, or in a failed status afterwards, as
 // the Cloud API does). It imports nothing of askuser's: it is a second
 // reading of the wire format, not a copy of the client's.
+//
+// It is test support: no product package imports it (internal/archtest
+// holds that), so no askuser binary links it.
 package whatsappfake
 
 import (

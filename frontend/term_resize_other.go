@@ -1,9 +1,0 @@
-//go:build !unix
-
-package frontend
-
-import "os"
-
-// notifyResize has no signal to listen to here: the prompt looks at the
-// size on every tick.
-func notifyResize() (<-chan os.Signal, func()) { return nil, func() {} }
