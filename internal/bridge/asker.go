@@ -20,6 +20,7 @@ import (
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/mcp"
 	"github.com/askuser/askuser/internal/relay"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // Asker asks for askuser mcp and askuser hook. It chooses the
@@ -55,8 +56,11 @@ func New(ctx context.Context, f *cmdutil.Factory, fl Flags, command string) (*As
 		return nil, nil, err
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", fl.OnTimeout)
-	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, cmdutil.UsageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(fl.OnTimeout))
+	if err != nil {
+		return nil, nil, cmdutil.UsageErrorf("--on-timeout: %s is not valid here; use error, auto or suspend", ask.Excerpt(fl.OnTimeout))
+	}
+	if onTimeout == ask.PolicySuspend && fl.AskTimeout <= 0 {
+		return nil, nil, cmdutil.UsageErrorf("--on-timeout suspend needs --ask-timeout: how long to ask before the call waits for a late answer (e.g. --ask-timeout 10m)")
 	}
 	ios := f.IOStreams
 	b := &Asker{spec: spec, ios: ios, timeout: fl.AskTimeout, onTimeout: onTimeout,
@@ -105,9 +109,6 @@ func readSpec(f *cmdutil.Factory, fl Flags) (chooser.Spec, error) {
 	}
 	if s.AnswersIn {
 		return s, s.StdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
-	}
-	if s.Unanswered == ask.PolicySuspend {
-		return s, cmdutil.UsageErrorf("%s suspend needs a session to come back to; use error or auto", s.UnansweredFrom)
 	}
 	return s, nil
 }
@@ -176,6 +177,33 @@ func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]
 
 func (b *Asker) mailboxed(fe ask.Frontend) ask.Frontend {
 	return channelwire.Mailboxed(fe, b.spec.Place.Store, "", b.log)
+}
+
+// Suspends reports whether a set nobody answered in time waits for a late
+// answer (--on-timeout suspend, or the answers file's unanswered:
+// suspend): the caller keeps it in an askuser session (internal/hostrun's
+// Standalone), and this asker's answers go to that session's mailbox
+// (AskIn).
+func (b *Asker) Suspends() bool {
+	return b.onTimeout == ask.PolicySuspend || b.spec.Unanswered == ask.PolicySuspend ||
+		(b.file != nil && b.file.Unanswered() == ask.PolicySuspend)
+}
+
+// AskIn asks as Ask does, inside askuser session id of st: each set is
+// answered once, whether by the frontend here or by a late answer given
+// to that session (askuser resume, serve's page, a chat), so a set asked
+// again after a continue takes the answer already given.
+func (b *Asker) AskIn(st *session.Store, id session.ID) func(context.Context, ask.Request) ([]ask.Answer, error) {
+	return func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		fe, release, err := b.frontend(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		fe = channelwire.Mailboxed(fe, st, string(id), b.log)
+		fallback := channelwire.Mailboxed(frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}, st, string(id), b.log)
+		return ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
+	}
 }
 
 // names are the frontends each set is asked through, and why.

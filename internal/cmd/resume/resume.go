@@ -5,9 +5,12 @@
 // person is answering (context.go); with --wait it blocks until the
 // answers come from elsewhere.
 //
-// A session is resumed by its kind: askuser's own agent loop is the only
-// kind today (resumeLoop); a session of another agent's host would be
-// dispatched to its host room (internal/agenthost) beside it.
+// A session is resumed by its kind: askuser's own agent loop (resumeLoop),
+// or another program's agent (askuser run --agent, or askuser hook and mcp
+// with --on-timeout suspend), which runflow.ResumeHost continues through
+// its host room: Claude Code's very call, the others with a prompt giving
+// the question and the answer. Flags after -- are that agent's own, for
+// this continue.
 package resume
 
 import (
@@ -51,7 +54,7 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "resume",
 		Usage:     "answer the questions a session stopped on, then let the agent continue",
-		ArgsUsage: "[ID]",
+		ArgsUsage: "[ID] [-- AGENT FLAGS]",
 		Description: `Answers the pending questions of session ID through any frontend — at a terminal,
 --answers FILE, JSON lines on standard input, --frontend auto — and continues the run
 from exactly where it stopped. The tool result tells the model the answer came later,
@@ -67,7 +70,12 @@ no askuser serve resumes it meanwhile. An answer already given is taken at once.
 can park on it, or a later job pick up a session an earlier one suspended. With a team
 store (--store) the answer may come from any machine, and wakes it at once; in the state
 directory's files it is looked for ten times a second. --timeout bounds each wait: when
-it passes, askuser exits 7 and the session still waits.`,
+it passes, askuser exits 7 and the session still waits.
+
+A session of another program's agent (askuser run --agent, or askuser hook / mcp with
+--on-timeout suspend) is continued by that program in its folder: claude -p --resume, whose
+hook answers the very call that waited; codex exec resume, gemini -r, opencode run -s with a
+prompt that gives the question and the answer, and who answered. Flags after -- go to it.`,
 		Flags: append(append(cmdutil.WithoutFlags(runflow.RunFlags(), "input-format"), channelwire.ResumeFlags()...), // resume answers the pending questions only
 			&cli.BoolFlag{Name: "wait", Category: cmdutil.CatAsking, Usage: "block until the pending questions are answered elsewhere (the inbox, a chat channel, another machine), then continue"},
 			&cli.DurationFlag{Name: "timeout", Category: cmdutil.CatTimeouts, Usage: "with --wait: stop waiting after `DURATION` (exit 7); the session still waits"}),
@@ -85,8 +93,11 @@ it passes, askuser exits 7 and the session still waits.`,
 
 func resumeRun(opts *Options) error {
 	f, ios := opts.Factory, opts.Factory.IOStreams
+	var extra []string
 	if len(opts.Args) > 1 {
-		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments", len(opts.Args))
+		// askuser resume ID -- FLAGS: the agent's own flags for this
+		// continue (a session of another program's agent only).
+		extra = opts.Args[1:]
 	}
 	if len(opts.Args) == 1 && opts.Args[0] == "" {
 		// Most likely "$ID" with ID unset: resuming another session
@@ -125,6 +136,13 @@ func resumeRun(opts *Options) error {
 	defer sess.Close()
 	if sess.Recovered != "" {
 		fmt.Fprintf(ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
+	}
+	if sess.Meta.Host != "" {
+		// Another program's agent: its host room continues it.
+		return runflow.ResumeHost(opts.Context, f, o, store, sess, extra)
+	}
+	if len(extra) > 0 {
+		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments (flags after -- are for a session of another program's agent, run with askuser run --agent)", len(opts.Args))
 	}
 	if !sess.State.Unfinished() {
 		return cmdutil.UsageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",

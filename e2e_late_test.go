@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askuser/askuser/internal/clients"
+	"github.com/askuser/askuser/internal/fakeprovider"
+)
+
+// The agents people run, run by askuser (askuser run --agent): when nobody
+// answers in time the agent stops, the session waits (exit 6), and a late
+// answer continues it. Each host runs against its loopback fake model;
+// the hosts' own tests (internal/hostflow) pin the host room, these the
+// binary whole: flags, stderr, exit codes, sessions, resume.
+
+// lateHost is one host's project: its fake model, HOME, folder and the
+// environment askuser runs it in.
+type lateHost struct {
+	kind   string
+	srv    *fakeprovider.Server
+	dir    string
+	state  string
+	env    []string
+	args   []string // the agent's own, after --
+	callID string   // the model's question call
+}
+
+// lateDBInput is the model's question.
+const lateDBInput = `{"questions":[{"question":"Which database should we use?","header":"Database","options":[` +
+	`{"label":"PostgreSQL","description":"Relational"},{"label":"SQLite","description":"Embedded"}],"multiSelect":false}]}`
+
+// lateTurns: the model asks, reads "not answered yet" and ends its turn,
+// then answers the continue (hosts without defer).
+func lateTurns(call fakeprovider.ToolCall) []fakeprovider.Turn {
+	return []fakeprovider.Turn{{ToolCalls: []fakeprovider.ToolCall{call}}, {Text: "Waiting for the answer."}, {Text: "Using SQLite."}}
+}
+
+// newLateHost builds kind's project with the model scripted by turns (nil:
+// the host's question, then "Using SQLite.").
+func newLateHost(t *testing.T, kind string, turns []fakeprovider.Turn) *lateHost {
+	t.Helper()
+	home := t.TempDir()
+	h := &lateHost{kind: kind, dir: t.TempDir(), state: filepath.Join(t.TempDir(), "state"), callID: "call_ask"}
+	var cmd *exec.Cmd
+	ctx := context.Background()
+	switch kind {
+	case "claude":
+		h.callID = "toolu_ask"
+		if turns == nil {
+			turns = []fakeprovider.Turn{{ToolCalls: []fakeprovider.ToolCall{toolCall(h.callID, "AskUserQuestion", lateDBInput)}}, {Text: "Using SQLite."}}
+		}
+		h.srv = fakeprovider.NewAnthropic(turns...)
+		cmd = clients.ClaudeCommand(ctx, t, clients.ClaudeLatest, home, h.srv.URL, "-p", "pick a database")
+	case "codex":
+		if turns == nil {
+			turns = lateTurns(fakeprovider.ToolCall{ID: h.callID, Namespace: "mcp__askuser", Name: "AskUserQuestion", Input: json.RawMessage(lateDBInput)})
+		}
+		h.srv = fakeprovider.NewResponses(turns...)
+		cmd = clients.CodexCommand(ctx, t, home, h.srv.URL, "exec", "--skip-git-repo-check", "pick a database")
+	case "gemini":
+		if turns == nil {
+			turns = lateTurns(fakeprovider.ToolCall{ID: h.callID, Name: "mcp_askuser_AskUserQuestion", Input: json.RawMessage(lateDBInput)})
+		}
+		h.srv = fakeprovider.NewGemini(turns...)
+		cmd = clients.GeminiCommand(ctx, t, home, h.srv.URL, "--skip-trust", "-m", "gemini-fake", "-p", "pick a database")
+	case "opencode":
+		if turns == nil {
+			turns = lateTurns(fakeprovider.ToolCall{ID: h.callID, Name: "askuser_AskUserQuestion", Input: json.RawMessage(lateDBInput)})
+		}
+		h.srv = fakeprovider.NewOpenAI(turns...)
+		cmd = clients.OpenCodeCommand(ctx, t, home, h.srv.URL, "run", "pick a database")
+	default:
+		t.Fatalf("no host %s", kind)
+	}
+	t.Cleanup(h.srv.Close)
+	h.args = cmd.Args[1:]
+	// The host's own program first on PATH, as a person's would be.
+	h.env = append(cmd.Env, "PATH="+filepath.Dir(cmd.Path)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"ASKUSER_STATE_DIR="+h.state, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1",
+		"ASKUSER_FRONTEND=", "ASKUSER_ANSWERS=", "ASKUSER_NOTIFY_CMD=")
+	if kind == "opencode" {
+		h.env = append(h.env, "PWD="+h.dir)
+	}
+	return h
+}
+
+// askuser runs askuser in the project with extra environment, to its end
+// (within two minutes), in its own session (no controlling terminal).
+func (h *lateHost) askuser(t *testing.T, extraEnv []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, askuserBin(), args...)
+	cmd.Dir, cmd.Env = h.dir, append(append([]string(nil), h.env...), extraEnv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("askuser %s (%s) took %v", args[0], h.kind, time.Since(start).Round(time.Millisecond))
+	if ctx.Err() != nil {
+		t.Fatalf("askuser %v did not end: %v\nstderr: %s", args, err, &errOut)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+var resumeHint = regexp.MustCompile(`askuser resume ([0-9A-Za-z_-]+)`)
+
+// stop runs the agent until it stops to wait on its question, nobody
+// answering within a second, and returns the session's id.
+func (h *lateHost) stop(t *testing.T, frontend string) string {
+	t.Helper()
+	args := append([]string{"run", "--agent", h.kind, "--frontend", frontend, "--ask-timeout", "1s", "--on-timeout", "suspend", "--"}, h.args...)
+	code, stdout, stderr := h.askuser(t, nil, args...)
+	m := resumeHint.FindStringSubmatch(stderr)
+	if code != 6 || m == nil {
+		t.Fatalf("run --agent %s: exit %d, want 6 and how to continue on stderr\nstdout: %s\nstderr: %s", h.kind, code, stdout, stderr)
+	}
+	if h.kind != "claude" {
+		// The model was told the question waits, not given an answer.
+		if r := peerResult(t, h.srv, h.callID, stdout); !strings.Contains(r.Content, "NOT ANSWERED YET") {
+			t.Errorf("the model read %q", r.Content)
+		}
+	}
+	return m[1]
+}
+
+// answered checks the model got the person's (or the file's) answer: in
+// its very call for Claude Code, in the continuation prompt otherwise,
+// which holds by (who answered, as the prompt words it).
+func (h *lateHost) answered(t *testing.T, by, output string) {
+	t.Helper()
+	if h.kind == "claude" {
+		r := peerResult(t, h.srv, h.callID, output)
+		if !strings.Contains(r.Content, `"Which database should we use?"="SQLite"`) {
+			t.Errorf("the model read %q for its call", r.Content)
+		}
+		return
+	}
+	reqs := h.srv.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	for _, want := range []string{"You previously asked", by, `Continue.`} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the continued request lacks %q:\n%s\n%s", want, last, output)
+		}
+	}
+}
+
+// Every host: stopped when nobody answers (exit 6, a waiting session that
+// askuser sessions lists naming the host), continued by resume --answers
+// (the answer marked as the file's), and a second resume runs nothing.
+func TestLateAnswerResumeAnswers(t *testing.T) {
+	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			h := newLateHost(t, kind, nil)
+			id := h.stop(t, "inbox")
+			code, stdout, stderr := h.askuser(t, nil, "sessions")
+			if code != 0 || !strings.Contains(stdout, id[:8]) || !strings.Contains(stdout, kind) {
+				t.Errorf("askuser sessions (exit %d) does not list %s naming %s:\n%s%s", code, id, kind, stdout, stderr)
+			}
+			writeFile(t, filepath.Join(h.dir, "answers.yaml"), "answers:\n  Database: SQLite\n")
+			code, stdout, stderr = h.askuser(t, nil, "resume", id, "--answers", "answers.yaml")
+			if code != 0 {
+				t.Fatalf("resume: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			h.answered(t, "Answered by: an answers file (answers.yaml)", stdout+stderr)
+			if !strings.Contains(stdout, "Using SQLite.") {
+				t.Errorf("the agent's output did not pass through: %q", stdout)
+			}
+			before := len(h.srv.Requests())
+			if code, _, stderr = h.askuser(t, nil, "resume", id, "--answers", "answers.yaml"); code == 0 {
+				t.Errorf("a second resume: exit 0, want a refusal: %s", stderr)
+			}
+			if n := len(h.srv.Requests()); n != before {
+				t.Errorf("a second resume called the model %d more times", n-before)
+			}
+		})
+	}
+}
