@@ -193,6 +193,8 @@ func (h *hostAsking) report(f *cmdutil.Factory, kind agenthost.Kind, out hostrun
 			fmt.Fprintf(f.IOStreams.ErrOut, "askuser: %v\n", out.Err)
 		}
 		return cmdutil.WithCode(cmdutil.ExitWaiting, cmdutil.Quiet{Err: fmt.Errorf("session %s waits", id)})
+	case out.Err != nil && out.ExitCode != 0:
+		return cmdutil.WithCode(cmdutil.ExitAgent, fmt.Errorf("%s exited %d (session %s): %w", kind, out.ExitCode, id, out.Err))
 	case out.Err != nil:
 		return hostErr(kind, id, out.Err)
 	case out.Signaled:
