@@ -187,3 +187,46 @@ func TestLateAnswerResumeAnswers(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code without the wrapper: the person's own settings run askuser
+// hook --ask-timeout 1s --on-timeout suspend; nobody answers, claude -p
+// ends with the call deferred, and askuser resume ID continues that very
+// call in its folder, with the extra claude flags given after --.
+func TestLateAnswerHookStandalone(t *testing.T) {
+	t.Parallel()
+	h := newLateHost(t, "claude", nil)
+	home := envValue(h.env, "HOME")
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"matcher":"AskUserQuestion","hooks":[`+
+		`{"type":"command","command":"askuser hook --frontend inbox --ask-timeout 1s --on-timeout suspend"}]}]}}`)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	claude := exec.CommandContext(ctx, clients.Claude(t, clients.ClaudeLatest), "-p", "pick a database", "--output-format", "json", "--permission-prompt-tool", "stdio")
+	claude.Dir = h.dir
+	claude.Env = append(append([]string(nil), h.env...), "PATH="+binDir+string(os.PathListSeparator)+envValue(h.env, "PATH"))
+	out, err := claude.Output()
+	if err != nil || !strings.Contains(string(out), `"terminal_reason":"tool_deferred"`) {
+		t.Fatalf("claude -p: %v; want the call deferred:\n%s", err, out)
+	}
+	code, stdout, stderr := h.askuser(t, nil, "sessions", "--json")
+	m := regexp.MustCompile(`"id":"([^"]+)"`).FindStringSubmatch(stdout)
+	if code != 0 || m == nil || !strings.Contains(stdout, `"host":"claude"`) {
+		t.Fatalf("askuser sessions --json (exit %d) lists no session of claude's:\n%s%s", code, stdout, stderr)
+	}
+	writeFile(t, filepath.Join(h.dir, "answers.yaml"), "answers:\n  Database: SQLite\n")
+	code, stdout, stderr = h.askuser(t, nil, "resume", m[1], "--answers", "answers.yaml", "--", "--output-format", "json")
+	if code != 0 || !strings.Contains(stdout, `"result":"Using SQLite."`) {
+		t.Fatalf("resume: exit %d; want claude's json output (the flag after --)\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	h.answered(t, "", stdout)
+}
+
+// envValue is the last value of name in env.
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}

@@ -16,6 +16,8 @@ package resume
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -93,13 +95,11 @@ prompt that gives the question and the answer, and who answered. Flags after -- 
 
 func resumeRun(opts *Options) error {
 	f, ios := opts.Factory, opts.Factory.IOStreams
-	var extra []string
-	if len(opts.Args) > 1 {
-		// askuser resume ID -- FLAGS: the agent's own flags for this
-		// continue (a session of another program's agent only).
-		extra = opts.Args[1:]
+	args, extra := agentFlags(opts.Args)
+	if len(args) > 1 {
+		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments (flags after -- are for a session of another program's agent, run with askuser run --agent)", len(args))
 	}
-	if len(opts.Args) == 1 && opts.Args[0] == "" {
+	if len(args) == 1 && args[0] == "" {
 		// Most likely "$ID" with ID unset: resuming another session
 		// instead could answer someone else's question.
 		return cmdutil.UsageErrorf("resume: the session id is empty; give one (askuser sessions lists them), or no argument for the most recent session waiting here")
@@ -119,8 +119,8 @@ func resumeRun(opts *Options) error {
 		return err
 	}
 	id := ""
-	if len(opts.Args) == 1 {
-		id = opts.Args[0]
+	if len(args) == 1 {
+		id = args[0]
 	}
 	if id == "" {
 		var said string
@@ -142,7 +142,7 @@ func resumeRun(opts *Options) error {
 		return runflow.ResumeHost(opts.Context, f, o, store, sess, extra)
 	}
 	if len(extra) > 0 {
-		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments (flags after -- are for a session of another program's agent, run with askuser run --agent)", len(opts.Args))
+		return cmdutil.UsageErrorf("flags after -- (%s) are for a session of another program's agent, run with askuser run --agent; session %s is askuser's own", ask.Excerpt(strings.Join(extra, " ")), sess.Meta.ID)
 	}
 	if !sess.State.Unfinished() {
 		return cmdutil.UsageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
@@ -155,6 +155,20 @@ func resumeRun(opts *Options) error {
 		fmt.Fprintf(ios.ErrOut, "askuser: session %s has no question pending, but its last run stopped before the model answered; continuing from there\n", sess.Meta.ID)
 	}
 	return resumeLoop(opts, o, store, sess)
+}
+
+// agentFlags splits resume's arguments into the session id (or none) and
+// the agent's own flags, which follow -- (askuser resume ID -- FLAGS, or
+// askuser resume -- FLAGS; the command line keeps the second --, and
+// drops a first one).
+func agentFlags(all []string) (args, extra []string) {
+	if i := slices.Index(all, "--"); i >= 0 {
+		return all[:i], all[i+1:]
+	}
+	if len(all) > 0 && strings.HasPrefix(all[0], "-") {
+		return nil, all
+	}
+	return all, nil
 }
 
 // resumeLoop continues a session of askuser's own agent loop.
