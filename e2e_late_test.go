@@ -26,6 +26,7 @@ import (
 // environment askuser runs it in.
 type lateHost struct {
 	kind   string
+	home   string
 	srv    *fakeprovider.Server
 	dir    string
 	state  string
@@ -49,7 +50,7 @@ func lateTurns(call fakeprovider.ToolCall) []fakeprovider.Turn {
 func newLateHost(t *testing.T, kind string, turns []fakeprovider.Turn) *lateHost {
 	t.Helper()
 	home := t.TempDir()
-	h := &lateHost{kind: kind, dir: t.TempDir(), state: filepath.Join(t.TempDir(), "state"), callID: "call_ask"}
+	h := &lateHost{kind: kind, home: home, dir: t.TempDir(), state: filepath.Join(t.TempDir(), "state"), callID: "call_ask"}
 	var cmd *exec.Cmd
 	ctx := context.Background()
 	switch kind {
@@ -150,7 +151,7 @@ func (h *lateHost) answered(t *testing.T, by, output string) {
 	last := string(reqs[len(reqs)-1].Body)
 	for _, want := range []string{"You previously asked", by, `Continue.`} {
 		if !strings.Contains(last, want) {
-			t.Errorf("the continued request lacks %q:\n%s\n%s", want, last, output)
+			t.Errorf("the continued request lacks %q; it ends:\n%s\n%s", want, last[max(0, len(last)-800):], output)
 		}
 	}
 }
