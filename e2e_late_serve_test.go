@@ -85,3 +85,61 @@ func TestLateAnswerThroughServe(t *testing.T) {
 		}
 	}
 }
+
+// resume --wait parks on a host session and continues it when the answer
+// comes from serve's page; askuser cancel declines a host session's
+// question, and its resume tells the model so (Claude Code: in the very
+// call; Codex: in the continuation prompt).
+func TestLateAnswerWaitAndCancel(t *testing.T) {
+	for _, kind := range []string{"claude", "codex"} {
+		t.Run(kind+"/wait", func(t *testing.T) {
+			t.Parallel()
+			h := newLateHost(t, kind, nil)
+			id := h.stop(t, "inbox")
+			serve := startBackground(t, h.env, "serve")
+			pageURL := serve.url(t)
+			wait := startBackground(t, h.env, "resume", "--wait", id)
+			for deadline := time.Now().Add(waitLimit); !strings.Contains(wait.stderr.String(), "answer in the inbox"); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("resume --wait does not say it waits: %s", wait.stderr)
+				}
+			}
+			// The page offers the set while resume --wait holds it.
+			base, token, _ := strings.Cut(pageURL, "?")
+			webAnswer(t, base+"s/"+id+"?"+token, url.Values{"q0": {"1"}})
+			if code := wait.exit(t); code != 0 {
+				t.Fatalf("resume --wait: exit %d\n%s\n%s", code, wait.stdout, wait.stderr)
+			}
+			if kind == "claude" {
+				h.answered(t, "", wait.stderr.String())
+			} else {
+				h.answered(t, "The user answered: SQLite", wait.stderr.String())
+			}
+			if strings.Contains(serve.stderr.String(), "askuser resume started") {
+				t.Errorf("serve resumed the session resume --wait held:\n%s", serve.stderr)
+			}
+		})
+		t.Run(kind+"/cancel", func(t *testing.T) {
+			t.Parallel()
+			h := newLateHost(t, kind, nil)
+			id := h.stop(t, "inbox")
+			if code, _, stderr := h.askuser(t, nil, "cancel", id, "--reason", "not this sprint"); code != 0 {
+				t.Fatalf("cancel: exit %d: %s", code, stderr)
+			}
+			code, stdout, stderr := h.askuser(t, nil, "sessions")
+			if code != 0 || !strings.Contains(stdout, "cancelled") {
+				t.Errorf("askuser sessions does not list %s as cancelled:\n%s%s", id, stdout, stderr)
+			}
+			if code, stdout, stderr = h.askuser(t, nil, "resume", id); code != 0 {
+				t.Fatalf("resume: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if kind == "claude" {
+				if r := peerResult(t, h.srv, h.callID, stdout); !r.IsError || !strings.Contains(r.Content, "not this sprint") {
+					t.Errorf("the model read %+v for its call", r)
+				}
+			} else {
+				h.answered(t, "not this sprint", stdout+stderr)
+			}
+		})
+	}
+}
