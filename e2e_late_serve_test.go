@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/internal/channel/channeltest"
+	"github.com/askuser/askuser/internal/fakeprovider"
 )
 
 // A late answer to an agent askuser ran (run --agent), given where a
@@ -141,5 +142,37 @@ func TestLateAnswerWaitAndCancel(t *testing.T) {
 				h.answered(t, "not this sprint", stdout+stderr)
 			}
 		})
+	}
+}
+
+// Claude Code's Bash call waits for its approval as a question does: with
+// nobody to approve it in time, claude -p stops with the call deferred and
+// the command not run; alice's Allow in the chat, days later, runs it
+// once, in the very call, and the model reads its output.
+func TestLateAnswerClaudeBashApproval(t *testing.T) {
+	t.Parallel()
+	bash := toolCall("toolu_bash", "Bash", `{"command":"echo made > made-by-bash.txt && echo wrote it","description":"make a file"}`)
+	h := newLateHost(t, "claude", []fakeprovider.Turn{{ToolCalls: []fakeprovider.ToolCall{bash}}, {Text: "Made it."}})
+	h.callID = "toolu_bash"
+	cr := newChanRig(t)
+	h.state = cr.state
+	h.env = append(append(h.env, cr.env...), "XDG_CONFIG_HOME="+filepath.Join(h.home, ".config"))
+	serve := startBackground(t, h.env, "serve")
+	serve.url(t)
+	h.stop(t, "testchan")
+	made := filepath.Join(h.dir, "made-by-bash.txt")
+	if _, err := os.Stat(made); err == nil {
+		t.Fatal("the command ran before anyone approved it")
+	}
+	m := cr.message(t, "asking for the approval", asking("Approve"))
+	cr.tap(t, m, channeltest.Pick{Options: []int{0}}) // Allow
+	if done := cr.replied(t, m); !strings.Contains(done.Replies[0], "Made it.") {
+		t.Errorf("the reply beside the approval:\n%s", done.Replies[0])
+	}
+	if r := peerResult(t, h.srv, h.callID, serve.stderr.String()); r.IsError || !strings.Contains(r.Content, "wrote it") {
+		t.Errorf("the model read %+v for its Bash call", r)
+	}
+	if b, err := os.ReadFile(made); err != nil || string(b) != "made\n" {
+		t.Errorf("the command's file: %q, %v", b, err)
 	}
 }
