@@ -83,7 +83,7 @@ func crashHost(t *testing.T, kind string) *lateHost {
 var sessionIDs = regexp.MustCompile(`"id":"([0-9a-f-]{36})"`)
 
 // onlySession is the id of the one session of the state directory.
-func (h *lateHost) onlySession(t *testing.T) string {
+func (h *lateHost) onlySession(t testing.TB) string {
 	t.Helper()
 	_, stdout, stderr := h.askuser(t, nil, "sessions", "--json")
 	ids := sessionIDs.FindAllStringSubmatch(stdout, -1)

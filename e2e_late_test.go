@@ -47,7 +47,7 @@ func lateTurns(call fakeprovider.ToolCall) []fakeprovider.Turn {
 
 // newLateHost builds kind's project with the model scripted by turns (nil:
 // the host's question, then "Using SQLite.").
-func newLateHost(t *testing.T, kind string, turns []fakeprovider.Turn) *lateHost {
+func newLateHost(t testing.TB, kind string, turns []fakeprovider.Turn) *lateHost {
 	t.Helper()
 	home := t.TempDir()
 	h := &lateHost{kind: kind, home: home, dir: t.TempDir(), state: filepath.Join(t.TempDir(), "state"), callID: "call_ask"}
@@ -96,7 +96,7 @@ func newLateHost(t *testing.T, kind string, turns []fakeprovider.Turn) *lateHost
 
 // askuser runs askuser in the project with extra environment, to its end
 // (within two minutes), in its own session (no controlling terminal).
-func (h *lateHost) askuser(t *testing.T, extraEnv []string, args ...string) (code int, stdout, stderr string) {
+func (h *lateHost) askuser(t testing.TB, extraEnv []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
@@ -118,7 +118,7 @@ var resumeHint = regexp.MustCompile(`askuser resume ([0-9A-Za-z_-]+)`)
 
 // stop runs the agent until it stops to wait on its question, nobody
 // answering within a second, and returns the session's id.
-func (h *lateHost) stop(t *testing.T, frontend string) string {
+func (h *lateHost) stop(t testing.TB, frontend string) string {
 	t.Helper()
 	args := append([]string{"run", "--agent", h.kind, "--frontend", frontend, "--ask-timeout", "1s", "--on-timeout", "suspend", "--"}, h.args...)
 	code, stdout, stderr := h.askuser(t, nil, args...)
@@ -138,7 +138,7 @@ func (h *lateHost) stop(t *testing.T, frontend string) string {
 // answered checks the model got the person's (or the file's) answer: in
 // its very call for Claude Code, in the continuation prompt otherwise,
 // which holds by (who answered, as the prompt words it).
-func (h *lateHost) answered(t *testing.T, by, output string) {
+func (h *lateHost) answered(t testing.TB, by, output string) {
 	t.Helper()
 	if h.kind == "claude" {
 		r := peerResult(t, h.srv, h.callID, output)
