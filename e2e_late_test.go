@@ -231,3 +231,54 @@ func envValue(env []string, name string) string {
 	}
 	return v
 }
+
+// Codex with askuser mcp in its own config.toml, --on-timeout suspend:
+// nobody answers, the model reads NOT ANSWERED YET and ends its turn; the
+// call named its thread, so askuser sessions lists a session of codex's,
+// and askuser resume ID continues that thread with the continuation
+// prompt (the extra codex flag after --).
+func TestLateAnswerMCPStandaloneCodex(t *testing.T) {
+	t.Parallel()
+	h := newLateHost(t, "codex", nil)
+	codexHome := envValue(h.env, "CODEX_HOME")
+	writeFile(t, filepath.Join(codexHome, "config.toml"), `model = "`+clients.CodexModel+`"
+model_provider = "fake"
+[model_providers.fake]
+name = "fake"
+base_url = "`+h.srv.URL+`"
+env_key = "FAKEPROVIDER_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+[analytics]
+enabled = false
+[mcp_servers.askuser]
+command = "`+askuserBin()+`"
+args = ["mcp", "--frontend", "inbox", "--ask-timeout", "1s", "--on-timeout", "suspend"]
+tool_timeout_sec = 60
+env = { ASKUSER_STATE_DIR = "`+h.state+`" }
+`)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	codex := exec.CommandContext(ctx, clients.Codex(t), "exec", "--skip-git-repo-check", "pick a database")
+	codex.Dir, codex.Env = h.dir, h.env
+	if out, err := codex.CombinedOutput(); err != nil {
+		t.Fatalf("codex exec: %v\n%s", err, out)
+	}
+	if r := peerResult(t, h.srv, h.callID, ""); !strings.Contains(r.Content, "NOT ANSWERED YET") {
+		t.Fatalf("the model read %q", r.Content)
+	}
+	id := h.onlySession(t)
+	code, stdout, stderr := h.askuser(t, nil, "sessions")
+	if code != 0 || !strings.Contains(stdout, "codex") {
+		t.Errorf("askuser sessions does not name codex:\n%s%s", stdout, stderr)
+	}
+	writeFile(t, filepath.Join(h.dir, "answers.yaml"), "answers:\n  Database: SQLite\n")
+	code, stdout, stderr = h.askuser(t, nil, "resume", id, "--answers", "answers.yaml", "--", "--skip-git-repo-check")
+	if code != 0 {
+		t.Fatalf("resume: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	h.answered(t, "Answered by: an answers file (answers.yaml)", stdout+stderr)
+}
