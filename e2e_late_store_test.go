@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askuser/askuser/internal/channel/channeltest"
 	"github.com/askuser/askuser/internal/store/pgtest"
 )
 
@@ -53,5 +54,40 @@ func TestLateAnswerTeamStoreOtherMachine(t *testing.T) {
 				h.answered(t, "The user answered: SQLite", wait.stderr.String())
 			}
 		})
+	}
+}
+
+// A tap on machine b's serve, for a Claude Code session stopped on
+// machine a: serve does not run it there, and says beside the question
+// where it will continue; askuser resume --wait on machine a takes the
+// tap's answer at once and continues the very call, and serve then posts
+// what the agent did next.
+func TestLateAnswerTeamStoreElsewhere(t *testing.T) {
+	t.Parallel()
+	storeURL := pgtest.DB(t)
+	h := newLateHost(t, "claude", nil)
+	cr := newChanRig(t)
+	h.env = append(append(h.env, cr.env...), "XDG_CONFIG_HOME="+filepath.Join(h.home, ".config"),
+		"ASKUSER_STORE="+storeURL, "ASKUSER_MACHINE=machine-a", "ASKUSER_STATE_DIR="+h.state)
+	envB := append(append([]string(nil), h.env...), "ASKUSER_STATE_DIR="+filepath.Join(t.TempDir(), "b"), "ASKUSER_MACHINE=machine-b")
+	serveB := serveChannels(t, envB, "testchan")
+	id := h.stop(t, "testchan")
+	m := cr.message(t, "asking the waiting question", asking("Database"))
+	cr.tap(t, m, channeltest.Pick{Options: []int{1}})
+	where := cr.message(t, "saying where it continues", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 0 })
+	if want := "The agent continues on machine-a in " + h.dir + ", once askuser resume " + id + " runs there"; !strings.Contains(where.Replies[0], want) {
+		t.Errorf("the reply beside the question: %q, want %q\nserve b: %s", where.Replies[0], want, serveB.stderr)
+	}
+	if h.srv.Remaining() != 1 {
+		t.Fatalf("machine b ran the agent: %d turns left", h.srv.Remaining())
+	}
+	code, stdout, stderr := h.askuser(t, nil, "resume", "--wait", id)
+	if code != 0 {
+		t.Fatalf("resume --wait on machine a: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	h.answered(t, "", stderr)
+	done := cr.message(t, "with what the agent did next", func(x channeltest.Message) bool { return x.ID == m.ID && len(x.Replies) > 1 })
+	if !strings.Contains(done.Replies[1], "Using SQLite.") {
+		t.Errorf("the follow-up: %q", done.Replies[1])
 	}
 }

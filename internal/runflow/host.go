@@ -65,7 +65,7 @@ func RunAgent(ctx context.Context, f *cmdutil.Factory, a Agent) error {
 		return err
 	}
 	defer sess.Close()
-	h, err := newHostAsking(ctx, f, o, store, sess, false)
+	h, err := newHostAsking(ctx, f, o, store, sess)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func RunAgent(ctx context.Context, f *cmdutil.Factory, a Agent) error {
 // this continue (what follows --).
 func ResumeHost(ctx context.Context, f *cmdutil.Factory, o Options, store *session.Store, sess *session.Session, extra []string) error {
 	kind := agenthost.Kind(sess.Meta.Host)
-	h, err := newHostAsking(ctx, f, o, store, sess, true)
+	h, err := newHostAsking(ctx, f, o, store, sess)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ type hostAsking struct {
 	ask    hostrun.Asker
 }
 
-func newHostAsking(ctx context.Context, f *cmdutil.Factory, o Options, store *session.Store, sess *session.Session, late bool) (*hostAsking, error) {
+func newHostAsking(ctx context.Context, f *cmdutil.Factory, o Options, store *session.Store, sess *session.Session) (*hostAsking, error) {
 	spec := o.frontendSpec
 	if spec.Name == chooser.Stdio || spec.AnswersIn {
 		return nil, cmdutil.UsageErrorf("with --agent, standard input is the agent's: answer at the terminal, with --answers FILE (a path), --frontend inbox, web or a chat channel")
@@ -145,7 +145,6 @@ func newHostAsking(ctx context.Context, f *cmdutil.Factory, o Options, store *se
 		fmt.Fprintf(f.IOStreams.ErrOut, "askuser: session %s, asking through %s: %s\n", id, ch.Name, ch.Why)
 	}
 	h.ask = hostflow.Asker(w, fallback, o.askTimeout, o.onTimeout)
-	_ = late
 	return h, nil
 }
 
