@@ -18,14 +18,18 @@ import (
 // or repeat something: the next askuser resume finds where the agent
 // stopped, continues it, and nothing runs twice. Claude Code with a Bash
 // call whose command appends a line to a file (it must be there once),
-// Codex with a question (the continuation prompt must be sent once).
+// Codex with a question (the continuation prompt must be sent once), and
+// Gemini CLI and OpenCode at one step of each.
 func TestLateAnswerCrash(t *testing.T) {
 	steps := []struct{ step, when string }{
 		{"recorded", "run"}, {"suspended", "run"}, {"exited", "run"},
 		{"answered", "resume"}, {"continuing", "resume"}, {"started", "resume"},
 	}
-	for _, kind := range []string{"claude", "codex"} {
+	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
 		for _, s := range steps {
+			if (kind == "gemini" || kind == "opencode") && s.step != "suspended" && s.step != "started" {
+				continue // one step of a run and one of a continue: the rest as Codex's
+			}
 			t.Run(kind+"/"+s.step, func(t *testing.T) {
 				t.Parallel()
 				h := crashHost(t, kind)
