@@ -166,7 +166,7 @@ func TestLateAnswerResumeAnswers(t *testing.T) {
 			h := newLateHost(t, kind, nil)
 			id := h.stop(t, "inbox")
 			code, stdout, stderr := h.askuser(t, nil, "sessions")
-			if code != 0 || !strings.Contains(stdout, id[:8]) || !strings.Contains(stdout, kind) {
+			if code != 0 || !strings.Contains(stdout, id[:8]) || !strings.Contains(stdout, "agent: "+kind+" session ") {
 				t.Errorf("askuser sessions (exit %d) does not list %s naming %s:\n%s%s", code, id, kind, stdout, stderr)
 			}
 			writeFile(t, filepath.Join(h.dir, "answers.yaml"), "answers:\n  Database: SQLite\n")
