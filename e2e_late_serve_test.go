@@ -176,3 +176,29 @@ func TestLateAnswerClaudeBashApproval(t *testing.T) {
 		t.Errorf("the command's file: %q, %v", b, err)
 	}
 }
+
+// The same through Telegram's fake Bot API: @alice's press continues
+// Claude Code's very call, or Codex's thread with the continuation prompt
+// naming her, and serve replies beside the question with what the agent
+// said.
+func TestLateAnswerTelegram(t *testing.T) {
+	for _, kind := range []string{"claude", "codex"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			h := newLateHost(t, kind, nil)
+			r := newTgRig(t)
+			h.state = r.state
+			h.env = append(append(h.env, r.env...), "XDG_CONFIG_HOME="+filepath.Join(h.home, ".config"))
+			serveChannels(t, h.env, "telegram")
+			h.stop(t, "telegram")
+			m := r.message(t, "asking the waiting question", containing("Which database"))
+			r.tap(t, tgAlice, m.ID, "SQLite")
+			r.reply(t, m.ID, "Using SQLite.")
+			if kind == "claude" {
+				h.answered(t, "", "")
+			} else {
+				h.answered(t, "The user answered: SQLite (via @alice on Telegram", "")
+			}
+		})
+	}
+}
