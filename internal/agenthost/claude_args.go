@@ -182,3 +182,40 @@ func ClaudePermissions(args []string) (allow, deny []string, bypass bool) {
 	}
 	return allow, deny, bypass
 }
+
+// CheckExtra refuses, before anything is asked or run, the flags given
+// for one continue of a kind host (askuser resume ID -- FLAGS) that
+// would send a prompt, fork the session or name another one: a prompt
+// while Claude Code's call waits loses the call, and the others' continue
+// brings its own prompt.
+func CheckExtra(k Kind, extra []string) error {
+	var err error
+	switch k {
+	case Claude:
+		err = claudeExtra(scan(extra, claudeOptions))
+	case Codex:
+		_, err = flagsOnly(extra, codexOptions, "codex")
+	case Gemini:
+		_, err = flagsOnly(extra, geminiOptions, "gemini")
+	case OpenCode:
+		_, err = flagsOnly(extra, openCodeOptions, "opencode")
+	}
+	return err
+}
+
+// claudeExtra refuses a prompt, --fork-session, and a session named among
+// a continue's extra flags.
+func claudeExtra(extra []token) error {
+	if err := claudeCheck(extra, "askuser resume"); err != nil {
+		return err
+	}
+	for _, t := range extra {
+		if t.positional() || t.name == "--" {
+			return fmt.Errorf("askuser resume: %q after -- would be a prompt to claude, and a prompt sent while the call waits loses the call for good; give only claude flags", ask80(strings.Join(t.raw, " ")))
+		}
+		if t.name == "-r" || t.name == "--resume" || t.name == "-c" || t.name == "--continue" || t.name == "--session-id" {
+			return fmt.Errorf("askuser resume: claude %s cannot be given: askuser resumes the session itself", t.name)
+		}
+	}
+	return nil
+}

@@ -84,6 +84,10 @@ func RunAgent(ctx context.Context, f *cmdutil.Factory, a Agent) error {
 // this continue (what follows --).
 func ResumeHost(ctx context.Context, f *cmdutil.Factory, o Options, store *session.Store, sess *session.Session, extra []string) error {
 	kind := agenthost.Kind(sess.Meta.Host)
+	if err := agenthost.CheckExtra(kind, extra); err != nil {
+		// Refused before anything is asked or recorded.
+		return cmdutil.WithCode(cmdutil.ExitUsage, err)
+	}
 	h, err := newHostAsking(ctx, f, o, store, sess)
 	if err != nil {
 		return err
