@@ -152,6 +152,22 @@ func (b *Asker) startRelay(command string) error {
 // Ask puts req to the chosen frontend, bounded by --ask-timeout; host is
 // the MCP host's form, or nil.
 func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+	return b.ask(ctx, req, host, b.onTimeout)
+}
+
+// AskNow is Ask for a set that cannot wait for a late answer (a hook event
+// other than PreToolUse, which Claude Code cannot defer): under
+// --on-timeout suspend it ends, when the bound passes, as error does, so
+// nothing is left waiting that no one would take.
+func (b *Asker) AskNow(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+	policy := b.onTimeout
+	if policy == ask.PolicySuspend {
+		policy = ask.PolicyError
+	}
+	return b.ask(ctx, req, host, policy)
+}
+
+func (b *Asker) ask(ctx context.Context, req ask.Request, host ask.Frontend, policy ask.Policy) ([]ask.Answer, error) {
 	fe, release, err := b.frontend(ctx, host)
 	if err != nil {
 		return nil, err
@@ -168,7 +184,7 @@ func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]
 			ctx = relay.WithTitle(ctx, b.spec.Place.Title+" · "+host) // "askuser mcp · claude-code"
 		}
 	}
-	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
+	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, policy, fallback)
 	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {
 		err = fmt.Errorf("%w: nobody answered within %s (--ask-timeout); --on-timeout auto would take the recommended options", ask.ErrTimeout, b.timeout)
 	}

@@ -141,7 +141,7 @@ func hookRun(opts *Options) (err error) {
 	}
 	if !ok {
 		reply = hook.Run(ctx, input, hook.Config{
-			Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.Ask(ctx, req, nil) },
+			Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.AskNow(ctx, req, nil) },
 			Approvals: rules,
 			SelfTool:  "mcp__" + opts.Bridge.Name + "__" + ask.ToolName,
 		})
