@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/bridge"
 	"github.com/askuser/askuser/internal/build"
 	"github.com/askuser/askuser/internal/chooser"
@@ -82,7 +83,7 @@ func mcpRun(opts *Options) error {
 		return err
 	}
 	defer asker.Close()
-	ask := asker.Ask
+	askFn := asker.Ask
 	if asker.Suspends() {
 		// --on-timeout suspend: a question nobody answered in time waits
 		// in an askuser session (of the host's session, when the call
@@ -95,8 +96,16 @@ func mcpRun(opts *Options) error {
 		if err != nil {
 			return err
 		}
-		ask = hostflow.MCPStandalone(&hostrun.Standalone{Store: st, Machine: opts.Factory.Machine(),
+		standalone := hostflow.MCPStandalone(&hostrun.Standalone{Store: st, Machine: opts.Factory.Machine(),
 			AskIn: func(id session.ID) hostrun.Asker { return asker.AskIn(st, id) }}, dir)
+		askFn = func(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+			if req.Kind == ask.KindApproval {
+				// Claude Code's permission prompt cannot wait for a late
+				// answer: denied when the bound passes, nothing left waiting.
+				return asker.AskNow(ctx, req, host)
+			}
+			return standalone(ctx, req, host)
+		}
 	}
 	// An explicit --ask-timeout bounds every call; otherwise a call the
 	// host cannot be heard from is bounded by the server.
@@ -105,7 +114,7 @@ func mcpRun(opts *Options) error {
 		unwatched = 0
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
-		Version: build.Current(), Ask: ask, Approvals: rules, Name: opts.Bridge.Name,
+		Version: build.Current(), Ask: askFn, Approvals: rules, Name: opts.Bridge.Name,
 		Unwatched: unwatched, Log: ios.ErrOut, Verbose: opts.Bridge.Asking.Verbose, Instant: asker.Instant(),
 	})
 	return srv.Run(opts.Context, io.NopCloser(ios.In), cmdutil.NopWriteCloser{Writer: ios.Out})
