@@ -120,7 +120,12 @@ var resumeHint = regexp.MustCompile(`askuser resume ([0-9A-Za-z_-]+)`)
 // answering within a second, and returns the session's id.
 func (h *lateHost) stop(t testing.TB, frontend string) string {
 	t.Helper()
-	args := append([]string{"run", "--agent", h.kind, "--frontend", frontend, "--ask-timeout", "1s", "--on-timeout", "suspend", "--"}, h.args...)
+	args := []string{"run", "--agent", h.kind, "--frontend", frontend, "--ask-timeout", "1s", "--on-timeout", "suspend", "--"}
+	if frontend == "" {
+		// No flags, no terminal: nobody can answer now, so the question waits.
+		args = []string{"run", "--agent", h.kind, "--"}
+	}
+	args = append(args, h.args...)
 	code, stdout, stderr := h.askuser(t, nil, args...)
 	m := resumeHint.FindStringSubmatch(stderr)
 	if code != 6 || m == nil {
@@ -164,7 +169,11 @@ func TestLateAnswerResumeAnswers(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			h := newLateHost(t, kind, nil)
-			id := h.stop(t, "inbox")
+			frontend := "inbox"
+			if kind == "codex" || kind == "claude" {
+				frontend = "" // the default
+			}
+			id := h.stop(t, frontend)
 			code, stdout, stderr := h.askuser(t, nil, "sessions")
 			if code != 0 || !strings.Contains(stdout, id[:8]) || !strings.Contains(stdout, "agent: "+kind+" session ") {
 				t.Errorf("askuser sessions (exit %d) does not list %s naming %s:\n%s%s", code, id, kind, stdout, stderr)

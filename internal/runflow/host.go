@@ -123,8 +123,11 @@ func newHostAsking(ctx context.Context, f *cmdutil.Factory, o Options, store *se
 	var err error
 	if spec.Name == "" && spec.Answers == "" {
 		ch, err = promptOnTTY(ctx, f, frontend.StdioConfig{})
-		if err == nil {
-			ch.Why = strings.Replace(ch.Why, "standard input carried the prompt", "standard input is the agent's", 1)
+		if err == nil && ch.Name == "none" {
+			// Nobody can answer here now: each question waits.
+			why := "standard input is the agent's, and no terminal is there to ask at"
+			ch.Why, ch.FE = why, frontend.Deferred{Reason: why + "; next time give --answers FILE, --frontend inbox (askuser serve's page) " +
+				"or a chat channel, or run it at a terminal (askuser asks there, on /dev/tty)"}
 		}
 	} else {
 		ch, err = chooser.Choose(ctx, spec, f.IOStreams, frontend.StdioConfig{})
