@@ -291,3 +291,24 @@ env = { ASKUSER_STATE_DIR = "`+h.state+`" }
 	}
 	h.answered(t, "Answered by: an answers file (answers.yaml)", stdout+stderr)
 }
+
+// An answer at hand: run --agent with --answers answers in the call, the
+// agent finishes (exit 0), its output passes through, and nothing waits.
+func TestLateAnswerNotNeeded(t *testing.T) {
+	t.Parallel()
+	turns := []fakeprovider.Turn{{ToolCalls: []fakeprovider.ToolCall{{ID: "call_ask", Namespace: "mcp__askuser", Name: "AskUserQuestion",
+		Input: json.RawMessage(lateDBInput)}}}, {Text: "Using SQLite."}}
+	h := newLateHost(t, "codex", turns)
+	writeFile(t, filepath.Join(h.dir, "answers.yaml"), "answers:\n  Database: SQLite\n")
+	args := append([]string{"run", "--agent", "codex", "--answers", "answers.yaml", "--"}, h.args...)
+	code, stdout, stderr := h.askuser(t, nil, args...)
+	if code != 0 || !strings.Contains(stdout, "Using SQLite.") {
+		t.Fatalf("run --agent codex --answers: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if r := peerResult(t, h.srv, h.callID, stdout); !strings.Contains(r.Content, "Answered by: an answers file (answers.yaml)") {
+		t.Errorf("the model read %q", r.Content)
+	}
+	if code, stdout, _ = h.askuser(t, nil, "sessions", "--waiting"); code != 0 || strings.Contains(stdout, "waiting") {
+		t.Errorf("something waits:\n%s", stdout)
+	}
+}
