@@ -21,17 +21,22 @@ import (
 // host's transcript the store kept (the second HOME has none of its own).
 func TestLateAnswerTeamStoreOtherMachine(t *testing.T) {
 	storeURL := pgtest.DB(t)
-	for _, kind := range []string{"claude", "codex"} {
+	for _, kind := range []string{"claude", "codex", "gemini", "opencode"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			h := newLateHost(t, kind, nil)
 			h.env = append(h.env, "ASKUSER_STORE="+storeURL, "ASKUSER_MACHINE=machine-a-"+kind)
 			id := h.stop(t, "inbox")
+			// Machine b: the same user settings (the fake model, its key),
+			// none of the sessions.
 			homeB := t.TempDir()
 			if err := os.MkdirAll(filepath.Join(homeB, ".codex"), 0o700); err != nil {
 				t.Fatal(err)
 			}
+			copySettings(t, h.home, homeB, ".gemini/settings.json", ".config/opencode/opencode.json",
+				".config/opencode/package.json", ".config/opencode/package-lock.json")
 			envB := append(append([]string(nil), h.env...), "HOME="+homeB, "CODEX_HOME="+filepath.Join(homeB, ".codex"),
+				"XDG_CONFIG_HOME="+filepath.Join(homeB, ".config"),
 				"ASKUSER_STATE_DIR="+filepath.Join(t.TempDir(), "b"), "ASKUSER_MACHINE=machine-b-"+kind)
 			wait := startBackground(t, envB, "resume", "--wait", id)
 			for deadline := time.Now().Add(waitLimit); !strings.Contains(wait.stderr.String(), "team store"); time.Sleep(20 * time.Millisecond) {
@@ -54,6 +59,21 @@ func TestLateAnswerTeamStoreOtherMachine(t *testing.T) {
 				h.answered(t, "The user answered: SQLite", wait.stderr.String())
 			}
 		})
+	}
+}
+
+// copySettings copies the files named (relative to from) that exist to to.
+func copySettings(t *testing.T, from, to string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(from, n))
+		if err != nil {
+			continue
+		}
+		writeFile(t, filepath.Join(to, n), string(b))
+	}
+	if err := os.MkdirAll(filepath.Join(to, ".config", "opencode", "node_modules"), 0o700); err != nil {
+		t.Fatal(err)
 	}
 }
 
