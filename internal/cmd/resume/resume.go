@@ -157,16 +157,14 @@ func resumeRun(opts *Options) error {
 	return resumeLoop(opts, o, store, sess)
 }
 
-// agentFlags splits resume's arguments into the session id (or none) and
-// the agent's own flags, which follow -- (askuser resume ID -- FLAGS, or
-// askuser resume -- FLAGS; the command line keeps the second --, and
-// drops a first one).
+// agentFlags splits resume's arguments into the session id and the
+// agent's own flags, which follow a -- after it (askuser resume ID --
+// FLAGS: the command line drops the first --, the one before ID if any, and
+// keeps this one). An id after a first -- stays an id, whatever it looks
+// like: serve resumes with "-- ID" so that nothing in an id is a flag.
 func agentFlags(all []string) (args, extra []string) {
 	if i := slices.Index(all, "--"); i >= 0 {
 		return all[:i], all[i+1:]
-	}
-	if len(all) > 0 && strings.HasPrefix(all[0], "-") {
-		return nil, all
 	}
 	return all, nil
 }

@@ -47,7 +47,8 @@ func TestWaitOptions(t *testing.T) {
 	}
 }
 
-// The agent's own flags follow --, however the command line passed it on.
+// The agent's own flags follow a -- after the id; an id after a first --
+// (serve's way) stays an id.
 func TestAgentFlags(t *testing.T) {
 	for _, c := range []struct {
 		in          []string
@@ -55,7 +56,7 @@ func TestAgentFlags(t *testing.T) {
 	}{
 		{[]string{"ID"}, []string{"ID"}, nil},
 		{[]string{"ID", "--", "--model", "x"}, []string{"ID"}, []string{"--model", "x"}},
-		{[]string{"--model", "x"}, nil, []string{"--model", "x"}},
+		{[]string{"--mcp-config=x"}, []string{"--mcp-config=x"}, nil}, // an id, refused as one
 		{[]string{"a", "b"}, []string{"a", "b"}, nil},
 	} {
 		args, extra := agentFlags(c.in)
