@@ -87,7 +87,7 @@ func fileAnswerText(path string) string {
 
 // peerResult returns the one tool result the model received for id;
 // output, the client's, is shown when there is not exactly one.
-func peerResult(t *testing.T, srv *fakeprovider.Server, id, output string) fakeprovider.ToolResultSeen {
+func peerResult(t testing.TB, srv *fakeprovider.Server, id, output string) fakeprovider.ToolResultSeen {
 	t.Helper()
 	var found []fakeprovider.ToolResultSeen
 	for _, tr := range srv.ToolResults() {
@@ -101,7 +101,7 @@ func peerResult(t *testing.T, srv *fakeprovider.Server, id, output string) fakep
 	return found[0]
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)

@@ -167,16 +167,8 @@ func (h claudeHost) Continue(_ context.Context, s Session, c Continuation, w Wir
 		return nil, err
 	}
 	extra := scan(c.Extra, claudeOptions)
-	if err := claudeCheck(extra, "askuser resume"); err != nil {
+	if err := claudeExtra(extra); err != nil {
 		return nil, err
-	}
-	for _, t := range extra {
-		if t.positional() || t.name == "--" {
-			return nil, fmt.Errorf("askuser resume: %q after -- would be a prompt to claude, and a prompt sent while the call waits loses the call for good; give only claude flags", ask80(strings.Join(t.raw, " ")))
-		}
-		if t.name == "-r" || t.name == "--resume" || t.name == "-c" || t.name == "--continue" || t.name == "--session-id" {
-			return nil, fmt.Errorf("askuser resume: claude %s cannot be given: askuser resumes session %s itself", t.name, s.ID)
-		}
 	}
 	tokens := drop(scan(s.Args, claudeOptions), true, claudeResumeDropped...)
 	// Extra flags replace the first run's of the same name.

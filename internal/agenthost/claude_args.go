@@ -154,3 +154,68 @@ func ask80(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// ClaudeMatcher is the PreToolUse matcher askuser run --agent claude
+// wires its hook in with: AskUserQuestion, and the tools Claude Code asks
+// before running (shell commands, edits, fetches, MCP tools), so their
+// approvals can wait for a late answer too. The read-only tools Claude
+// Code runs without asking stay its own.
+const ClaudeMatcher = "AskUserQuestion|Bash|Edit|MultiEdit|Write|NotebookEdit|WebFetch|WebSearch|mcp__.*"
+
+// ClaudePermissions reads the permission flags of Claude Code arguments:
+// --allowedTools and --disallowedTools rules (Claude Code's syntax, one
+// list per flag as given) and whether permissions are bypassed
+// (--permission-mode bypassPermissions, --dangerously-skip-permissions),
+// so askuser's hook decides as those flags say before it asks anyone.
+func ClaudePermissions(args []string) (allow, deny []string, bypass bool) {
+	for _, t := range scan(args, claudeOptions) {
+		switch t.name {
+		case "--allowedTools", "--allowed-tools":
+			allow = append(allow, t.values...)
+		case "--disallowedTools", "--disallowed-tools":
+			deny = append(deny, t.values...)
+		case "--permission-mode":
+			bypass = bypass || t.value() == "bypassPermissions"
+		case "--dangerously-skip-permissions":
+			bypass = true
+		}
+	}
+	return allow, deny, bypass
+}
+
+// CheckExtra refuses, before anything is asked or run, the flags given
+// for one continue of a kind host (askuser resume ID -- FLAGS) that
+// would send a prompt, fork the session or name another one: a prompt
+// while Claude Code's call waits loses the call, and the others' continue
+// brings its own prompt.
+func CheckExtra(k Kind, extra []string) error {
+	var err error
+	switch k {
+	case Claude:
+		err = claudeExtra(scan(extra, claudeOptions))
+	case Codex:
+		_, err = flagsOnly(extra, codexOptions, "codex")
+	case Gemini:
+		_, err = flagsOnly(extra, geminiOptions, "gemini")
+	case OpenCode:
+		_, err = flagsOnly(extra, openCodeOptions, "opencode")
+	}
+	return err
+}
+
+// claudeExtra refuses a prompt, --fork-session, and a session named among
+// a continue's extra flags.
+func claudeExtra(extra []token) error {
+	if err := claudeCheck(extra, "askuser resume"); err != nil {
+		return err
+	}
+	for _, t := range extra {
+		if t.positional() || t.name == "--" {
+			return fmt.Errorf("askuser resume: %q after -- would be a prompt to claude, and a prompt sent while the call waits loses the call for good; give only claude flags", ask80(strings.Join(t.raw, " ")))
+		}
+		if t.name == "-r" || t.name == "--resume" || t.name == "-c" || t.name == "--continue" || t.name == "--session-id" {
+			return fmt.Errorf("askuser resume: claude %s cannot be given: askuser resumes the session itself", t.name)
+		}
+	}
+	return nil
+}

@@ -342,3 +342,13 @@ func TestClaudeOutcome(t *testing.T) {
 		}
 	}
 }
+
+func TestClaudePermissions(t *testing.T) {
+	allow, deny, bypass := ClaudePermissions([]string{"-p", "--allowedTools", "Bash(git status:*)", "Read", "--disallowedTools=Bash(rm:*)", "task"})
+	if len(allow) != 2 || allow[0] != "Bash(git status:*)" || len(deny) != 1 || deny[0] != "Bash(rm:*)" || bypass {
+		t.Errorf("allow %q deny %q bypass %v", allow, deny, bypass)
+	}
+	if _, _, bypass := ClaudePermissions([]string{"--permission-mode", "bypassPermissions", "-p", "x"}); !bypass {
+		t.Error("--permission-mode bypassPermissions is not a bypass")
+	}
+}

@@ -222,5 +222,8 @@ func peerOutcome(s Session, r Result) Outcome {
 	if r.ExitCode != 0 {
 		return Outcome{State: Failed, Session: s, Err: fmt.Errorf("%s exited %d: %s", s.Host, r.ExitCode, tail(r.Stderr, r.Stdout))}
 	}
+	// The prompt gave the answer: the call waits no more (a question the
+	// continue asked is the holder's to know).
+	s.Pending = nil
 	return Outcome{State: Done, Session: s}
 }

@@ -231,3 +231,25 @@ func slugify(s string) string {
 	}
 	return s
 }
+
+// Release removes what a run of s left in the wiring's Scratch once the
+// askuser session no longer waits on it: Gemini CLI's home overlay, after
+// moving back into the person's ~/.gemini what Gemini wrote there. The
+// other hosts leave nothing.
+func Release(s Session, scratch string, env []string) error {
+	if s.Host != Gemini || s.ID == "" || scratch == "" {
+		return nil
+	}
+	root := filepath.Join(scratch, "gemini", s.ID)
+	if _, err := os.Stat(root); err != nil {
+		return nil
+	}
+	home, err := geminiHome(envOr(env))
+	if err != nil {
+		return err
+	}
+	if err := geminiReconcileDir(filepath.Join(root, ".gemini"), filepath.Join(home, ".gemini")); err != nil {
+		return err
+	}
+	return os.RemoveAll(root)
+}

@@ -33,7 +33,7 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return "", fmt.Errorf("%q is not an agent askuser can run; use claude, codex, gemini or opencode", ask.Excerpt(s))
+	return "", fmt.Errorf("%s is not an agent askuser can run; use claude, codex, gemini or opencode", ask.Excerpt(s))
 }
 
 // Host is what askuser knows of one agent program: how to start it with

@@ -58,7 +58,7 @@ func TestComplete(t *testing.T) {
 		// The policies each command accepts: suspend needs a session.
 		{[]string{"run", "--on-timeout", ""}, []string{"suspend", "auto", "error"}},
 		{[]string{"ask", "--on-timeout", ""}, []string{"error", "auto"}},
-		{[]string{"mcp", "--on-timeout", ""}, []string{"error", "auto"}},
+		{[]string{"mcp", "--on-timeout", ""}, []string{"error", "auto", "suspend"}},
 		{[]string{"run", "--on-unanswered", ""}, []string{"error", "auto", "suspend"}},
 		{[]string{"ask", "--on-unanswered", ""}, []string{"error", "auto"}},
 		{[]string{"hook", "--on-unanswered", ""}, []string{"error", "auto"}},

@@ -52,15 +52,16 @@ func TestHelpShowsTheRealAskTimeoutDefaults(t *testing.T) {
 }
 
 // Help offers each command only the flags and values it accepts: hook
-// serves no page and reads no JSON lines, ask and the MCP server have no
-// session to suspend into, resume takes no new prompts.
+// serves no page and reads no JSON lines, ask has no session to suspend
+// into (hook and mcp suspend into their host's), resume takes no new
+// prompts.
 func TestHelpOffersOnlyWhatTheCommandAccepts(t *testing.T) {
 	for _, tc := range []struct {
 		cmd         string
 		want, never []string
 	}{
-		{"hook", []string{"survey", "file", "auto"}, []string{"--listen", "web", "elicit", "stdio", "suspend"}},
-		{"mcp", []string{"survey", "file", "auto", "elicit", "web", "--listen"}, []string{"stdio", "suspend"}},
+		{"hook", []string{"survey", "file", "auto", "suspend"}, []string{"--listen", "web", "elicit", "stdio"}},
+		{"mcp", []string{"survey", "file", "auto", "elicit", "web", "--listen", "suspend"}, []string{"stdio"}},
 		{"ask", []string{"survey", "stdio", "file", "auto", "web", "--listen"}, []string{"elicit", "suspend"}},
 		{"run", []string{"survey", "stdio", "file", "auto", "web", "suspend", "--input-format"}, []string{"elicit"}},
 		{"resume", []string{"survey", "stdio", "file", "auto", "web", "suspend"}, []string{"elicit", "--input-format"}},

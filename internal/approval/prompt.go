@@ -85,6 +85,11 @@ func (d Decider) answer(ctx context.Context, id string, input json.RawMessage) P
 	if err != nil {
 		return Permission{Message: Unanswered(req, err)}
 	}
+	if declined(answers) {
+		// askuser cancel: the model reads that the person declined, and
+		// why, as askuser's own result says it.
+		return Permission{Message: ask.FormatResult(answers)}
+	}
 	upd, n, err := WithAnswers(input, in.Questions, answers, d.Notes)
 	switch {
 	case err != nil:
@@ -120,4 +125,15 @@ func (d Decider) approve(ctx context.Context, tool, id string, input json.RawMes
 		return Permission{Allow: true, UpdatedInput: input, Context: dec.AllowNote(tool)}
 	}
 	return Permission{Message: dec.Message}
+}
+
+// declined reports whether a person declined to answer every question
+// (askuser cancel), so the call is denied saying so.
+func declined(answers []ask.Answer) bool {
+	for _, a := range answers {
+		if a.Declined == nil {
+			return false
+		}
+	}
+	return len(answers) > 0
 }

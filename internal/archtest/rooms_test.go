@@ -16,6 +16,7 @@ var sharedOrder = []string{
 	"internal/channelwire",
 	"internal/chooser",
 	"internal/bridge",
+	"internal/hostflow",
 	"internal/runflow",
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/askuser/askuser/internal/iostreams"
 	"github.com/askuser/askuser/internal/mcp"
 	"github.com/askuser/askuser/internal/relay"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // Asker asks for askuser mcp and askuser hook. It chooses the
@@ -55,8 +56,11 @@ func New(ctx context.Context, f *cmdutil.Factory, fl Flags, command string) (*As
 		return nil, nil, err
 	}
 	onTimeout, err := ask.ParsePolicy("--on-timeout", fl.OnTimeout)
-	if err != nil || onTimeout == ask.PolicySuspend {
-		return nil, nil, cmdutil.UsageErrorf("--on-timeout: %s is not valid here; use error or auto", ask.Excerpt(fl.OnTimeout))
+	if err != nil {
+		return nil, nil, cmdutil.UsageErrorf("--on-timeout: %s is not valid here; use error, auto or suspend", ask.Excerpt(fl.OnTimeout))
+	}
+	if onTimeout == ask.PolicySuspend && fl.AskTimeout <= 0 {
+		return nil, nil, cmdutil.UsageErrorf("--on-timeout suspend needs --ask-timeout: how long to ask before the call waits for a late answer (e.g. --ask-timeout 10m)")
 	}
 	ios := f.IOStreams
 	b := &Asker{spec: spec, ios: ios, timeout: fl.AskTimeout, onTimeout: onTimeout,
@@ -106,9 +110,6 @@ func readSpec(f *cmdutil.Factory, fl Flags) (chooser.Spec, error) {
 	if s.AnswersIn {
 		return s, s.StdinTaken("the host's messages cannot come from standard input too", "give the answers file's path")
 	}
-	if s.Unanswered == ask.PolicySuspend {
-		return s, cmdutil.UsageErrorf("%s suspend needs a session to come back to; use error or auto", s.UnansweredFrom)
-	}
 	return s, nil
 }
 
@@ -151,6 +152,22 @@ func (b *Asker) startRelay(command string) error {
 // Ask puts req to the chosen frontend, bounded by --ask-timeout; host is
 // the MCP host's form, or nil.
 func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+	return b.ask(ctx, req, host, b.onTimeout)
+}
+
+// AskNow is Ask for a set that cannot wait for a late answer (a hook event
+// other than PreToolUse, which Claude Code cannot defer): under
+// --on-timeout suspend it ends, when the bound passes, as error does, so
+// nothing is left waiting that no one would take.
+func (b *Asker) AskNow(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+	policy := b.onTimeout
+	if policy == ask.PolicySuspend {
+		policy = ask.PolicyError
+	}
+	return b.ask(ctx, req, host, policy)
+}
+
+func (b *Asker) ask(ctx context.Context, req ask.Request, host ask.Frontend, policy ask.Policy) ([]ask.Answer, error) {
 	fe, release, err := b.frontend(ctx, host)
 	if err != nil {
 		return nil, err
@@ -167,7 +184,7 @@ func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]
 			ctx = relay.WithTitle(ctx, b.spec.Place.Title+" · "+host) // "askuser mcp · claude-code"
 		}
 	}
-	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
+	answers, err := ask.AskWithin(ctx, fe, req, b.timeout, policy, fallback)
 	if err != nil && b.timeout > 0 && errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil {
 		err = fmt.Errorf("%w: nobody answered within %s (--ask-timeout); --on-timeout auto would take the recommended options", ask.ErrTimeout, b.timeout)
 	}
@@ -176,6 +193,33 @@ func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]
 
 func (b *Asker) mailboxed(fe ask.Frontend) ask.Frontend {
 	return channelwire.Mailboxed(fe, b.spec.Place.Store, "", b.log)
+}
+
+// Suspends reports whether a set nobody answered in time waits for a late
+// answer (--on-timeout suspend, or the answers file's unanswered:
+// suspend): the caller keeps it in an askuser session (internal/hostrun's
+// Standalone), and this asker's answers go to that session's mailbox
+// (AskIn).
+func (b *Asker) Suspends() bool {
+	return b.onTimeout == ask.PolicySuspend || b.spec.Unanswered == ask.PolicySuspend ||
+		(b.file != nil && b.file.Unanswered() == ask.PolicySuspend)
+}
+
+// AskIn asks as Ask does, inside askuser session id of st: each set is
+// answered once, whether by the frontend here or by a late answer given
+// to that session (askuser resume, serve's page, a chat), so a set asked
+// again after a continue takes the answer already given.
+func (b *Asker) AskIn(st *session.Store, id session.ID) func(context.Context, ask.Request) ([]ask.Answer, error) {
+	return func(ctx context.Context, req ask.Request) ([]ask.Answer, error) {
+		fe, release, err := b.frontend(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		fe = channelwire.Mailboxed(fe, st, string(id), b.log)
+		fallback := channelwire.Mailboxed(frontend.Auto{Reason: ask.TimeoutReason(b.timeout)}, st, string(id), b.log)
+		return ask.AskWithin(ctx, fe, req, b.timeout, b.onTimeout, fallback)
+	}
 }
 
 // names are the frontends each set is asked through, and why.

@@ -19,8 +19,10 @@ import (
 func FlagsFor(a chooser.Asking, server bool) []cli.Flag {
 	return append(chooser.FrontendFlags(a), cmdutil.StateDirFlag(), cmdutil.StoreFlag(),
 		askTimeoutFlag(server),
-		cmdutil.OnTimeoutFlag("when --ask-timeout passes: error (report that nobody answered) or auto (take the recommended options, marked as such; never approves a tool)",
-			ask.PolicyError, ask.PolicyAuto),
+		cmdutil.OnTimeoutFlag("when --ask-timeout passes: error (report that nobody answered), auto (take the recommended options, marked as such; never approves a tool) "+
+			"or suspend (the call waits for a late answer in an askuser session, which askuser resume ID continues: Claude Code defers the very call; "+
+			"a Codex call's session is continued with the answer; other hosts' model is told the question waits)",
+			ask.PolicyError, ask.PolicyAuto, ask.PolicySuspend),
 		&cli.StringFlag{Name: "name", Value: "askuser", Usage: "the `NAME` the host knows askuser's MCP server by, so mcp__NAME__AskUserQuestion is recognised as askuser's own"},
 	)
 }

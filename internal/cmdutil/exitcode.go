@@ -21,6 +21,7 @@ const (
 	ExitMaxTurns  = 5
 	ExitWaiting   = 6
 	ExitTimeout   = 7
+	ExitAgent     = 8
 	ExitCancelled = 130
 )
 
@@ -40,6 +41,7 @@ var exitTable = []Exit{
 	{ExitMaxTurns, "max-turns", "the run stopped at --max-turns"},
 	{ExitWaiting, "waiting", "the run stopped to wait: a question or an approval is pending; answer it with askuser resume"},
 	{ExitTimeout, "timeout", "nobody answered within --timeout / --ask-timeout"},
+	{ExitAgent, "agent", "the agent askuser runs (--agent) failed, or could not be continued; its own exit code and why are on stderr"},
 	{ExitCancelled, "cancelled", "interrupted (Ctrl+C) or cancelled at the prompt"},
 }
 
@@ -57,11 +59,13 @@ func ExitTable() []Exit { return slices.Clone(exitTable) }
 //     block, with 2. help, too, has no failure of its own.
 //   - ask has no session to wait in (no 6) and no model (no 5).
 //   - mcp and serve run until their input ends or a signal, then exit 0.
+//   - Only run and resume run another program's agent (run --agent, and
+//     resume of its session): demo never exits 8.
 var commandExits = map[string][]int{
 	"":           {ExitOK, ExitUsage},
 	"ask":        {ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitTimeout, ExitCancelled},
-	"run":        runExits,
-	"resume":     runExits,
+	"run":        agentExits,
+	"resume":     agentExits,
 	"demo":       runExits,
 	"sessions":   {ExitOK, ExitError, ExitUsage},
 	"cancel":     {ExitOK, ExitError, ExitUsage},
@@ -74,8 +78,12 @@ var commandExits = map[string][]int{
 	"help":       {ExitOK, ExitUsage},
 }
 
-// runExits are a run's: every code of the table.
+// runExits are a run of askuser's own agent: every code of the table but
+// the one for another program's agent.
 var runExits = []int{ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitMaxTurns, ExitWaiting, ExitTimeout, ExitCancelled}
+
+// agentExits are run's and resume's: a run's, and an agent's failure.
+var agentExits = []int{ExitOK, ExitError, ExitUsage, ExitInvalid, ExitNoAnswer, ExitMaxTurns, ExitWaiting, ExitTimeout, ExitAgent, ExitCancelled}
 
 // ExitsOf lists the exit codes command ("askuser" and its name: "sessions
 // rm" is its parent's) can return.

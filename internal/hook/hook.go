@@ -50,6 +50,9 @@ type Config struct {
 	// Grace is how long Run waits for the frontend after ctx ends before
 	// answering without it; 0 means a second.
 	Grace time.Duration
+	// Suspend, if set, lets a PreToolUse call nobody answered in time wait
+	// for a late answer (suspend.go).
+	Suspend *Suspend
 }
 
 // Reply is what the hook prints and how it exits: Exit is 0 (Stdout holds
@@ -98,7 +101,7 @@ func Run(ctx context.Context, input []byte, cfg Config) Reply {
 				done <- failed(ev, fmt.Errorf("askuser failed while asking: %v", r))
 			}
 		}()
-		done <- handle(ctx, ev, cfg)
+		done <- handle(ctx, input, ev, cfg)
 	}()
 	select {
 	case r := <-done:
@@ -115,13 +118,16 @@ func Run(ctx context.Context, input []byte, cfg Config) Reply {
 	}
 }
 
-func handle(ctx context.Context, ev event, cfg Config) Reply {
+func handle(ctx context.Context, input []byte, ev event, cfg Config) Reply {
 	if ev.Name == EventElicitation {
 		return elicitation(ctx, ev, cfg)
 	}
 	if ev.Tool == "" {
 		m := approval.Malformed(ev.Name+" event", "tool_name is missing or empty", "an event names the tool in tool_name and its input in tool_input")
 		return permission(ev, approval.Permission{Message: m.Message})
+	}
+	if cfg.Suspend != nil && ev.Name == EventPreToolUse {
+		return decideSuspendable(ctx, input, ev, cfg)
 	}
 	// A PermissionRequest decision has no additionalContext: who answered,
 	// when not a person, goes in updatedInput's annotations instead.

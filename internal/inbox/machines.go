@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/relay"
 	"github.com/askuser/askuser/internal/session"
 )
 
@@ -49,7 +50,8 @@ func resumesOn(sum session.Summary) string {
 	return where
 }
 
-// elsewhereError is Resume's refusal of a session that resumes elsewhere.
+// elsewhereError is Resume's refusal of a session that resumes elsewhere:
+// a relay.ElsewhereError too, so a chat says where it continues.
 func elsewhereError(id, where string) error {
-	return fmt.Errorf("session %s is answered, and %w: %s (askuser resume %s there takes the answer)", id, ErrElsewhere, where, id)
+	return fmt.Errorf("%w: %w", ErrElsewhere, &relay.ElsewhereError{Session: id, Where: where})
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/agenthost"
 	"github.com/askuser/askuser/internal/approval"
 )
 
@@ -26,6 +28,12 @@ func (s *Server) askUserQuestion(ctx context.Context, call *sdk.CallToolRequest)
 	}
 	req := ask.Request{ID: id, Questions: in.Questions}
 	answers, err := s.ask(ctx, call, req)
+	var waits *agenthost.Suspension
+	if errors.As(err, &waits) {
+		// Not an answer, and not a failure to retry: the question waits
+		// for a late answer, and the model is told to end its turn.
+		return textResult(agenthost.WaitingResult(req, waits), false), nil
+	}
 	if err != nil {
 		return textResult(approval.Unanswered(req, err), true), nil
 	}
@@ -71,6 +79,9 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 		}
 		askCtx = context.WithValue(askCtx, clientKey{}, name)
 	}
+	if thread, ok := call.Params.Meta["threadId"].(string); ok && thread != "" {
+		askCtx = context.WithValue(askCtx, threadKey{}, thread)
+	}
 	answers, err := s.cfg.Ask(askCtx, req, host)
 	if err != nil {
 		why := err.Error()
@@ -83,6 +94,17 @@ func (s *Server) ask(ctx context.Context, call *sdk.CallToolRequest, req ask.Req
 }
 
 type clientKey struct{}
+
+type threadKey struct{}
+
+// ThreadID is the host's own session of a call, when the host names it in
+// the call's _meta (Codex CLI: threadId), for a question the call asks
+// (ctx is the Asker's); "" when it does not (Claude Code, Gemini CLI,
+// OpenCode).
+func ThreadID(ctx context.Context) string {
+	id, _ := ctx.Value(threadKey{}).(string)
+	return id
+}
 
 // ClientName is the name the MCP host gave itself when it connected
 // ("claude-code"), as the host wrote it, for a question the host's call
@@ -122,11 +144,15 @@ func (s *Server) reportProgress(ctx context.Context, session *sdk.ServerSession,
 	return func() { close(done); <-finished }
 }
 
-// callID is the id a call's question set is asked under: Claude Code's
-// tool_use id when it sends one, so a person or a log can match the two.
+// callID is the id a call's question set is asked under: the host's own
+// id of the call when it sends one (Claude Code's tool_use id, Codex's
+// call id), so a person, a log or a host session's record can match the
+// two.
 func callID(call *sdk.CallToolRequest) string {
-	if id, ok := call.Params.Meta["claudecode/toolUseId"].(string); ok && id != "" {
-		return id
+	for _, key := range []string{"claudecode/toolUseId", "callId"} {
+		if id, ok := call.Params.Meta[key].(string); ok && id != "" {
+			return id
+		}
 	}
 	return ask.NewID("mcp")
 }

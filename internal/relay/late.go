@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -46,9 +47,50 @@ func (r *Relay) resume(e session.Entry) {
 	a.next = now.Add(time.Duration(a.n*a.n) * 10 * time.Second)
 	n := a.n
 	r.mu.Unlock()
-	if err := r.cfg.Resume(e); err != nil {
+	err := r.cfg.Resume(e)
+	var where *ElsewhereError
+	if errors.As(err, &where) {
+		// Not here, ever: say once beside the set where it continues.
+		r.mu.Lock()
+		a.n = maxResumes
+		r.mu.Unlock()
+		r.noteElsewhere(context.Background(), e, where.Where)
+		return
+	}
+	if err != nil {
 		r.logf("resume "+id, "askuser: could not resume session %s for its answer (attempt %d of %d): %v", id, n, maxResumes, err)
 	}
+}
+
+// ElsewhereError is the error of Config.Resume for a session that
+// continues on another machine, or in a folder this one lacks: Where says
+// where ("on build-7 in /src/app"). The relay says so beside the set, once,
+// and tries no more: askuser resume there takes the answer, and what the
+// agent did next is posted when it has.
+type ElsewhereError struct {
+	Session, Where string
+}
+
+func (e *ElsewhereError) Error() string {
+	return fmt.Sprintf("session %s continues %s (askuser resume %s there takes the answer)", e.Session, e.Where, e.Session)
+}
+
+// noteElsewhere says beside e, once, where its session continues.
+func (r *Relay) noteElsewhere(ctx context.Context, e session.Entry, where string) {
+	if e.Elsewhere == where {
+		return
+	}
+	text := fmt.Sprintf("Answered. The agent continues %s, once askuser resume %s runs there; what it does next is posted here then.", where, e.Session)
+	if !r.followUp(ctx, e, text) {
+		return
+	}
+	_, _ = r.cfg.Registry.Update(ctx, e.Key, func(x *session.Entry, found bool) error {
+		if !found {
+			return session.ErrNoEntry
+		}
+		x.Elsewhere = where
+		return nil
+	})
 }
 
 // lateAnswers resumes the sessions whose late answers have not reached

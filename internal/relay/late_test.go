@@ -303,3 +303,40 @@ func TestFollowUpWaitsForTheChannel(t *testing.T) {
 		t.Errorf("the reply: %q", done.Replies)
 	}
 }
+
+// A tap on a set whose session continues on another machine (or in a
+// folder this one lacks) is not resumed here: the reply beside the
+// question says where it continues, once, and nothing is tried again.
+func TestLateTapOfASessionElsewhereSaysWhere(t *testing.T) {
+	lr := &lateRig{ended: make(chan agentloop.Outcome, 4)}
+	var tries atomic.Int32
+	lr.rig = newRig(t, rigOptions{inbox: true, resume: func(e session.Entry) error {
+		tries.Add(1)
+		return &relay.ElsewhereError{Session: e.Session, Where: "on build-7 in /src/app"}
+	}})
+	path := filepath.Join(t.TempDir(), "late.yaml")
+	os.WriteFile(path, []byte(lateScript), 0o600)
+	var err error
+	if lr.prov, err = agentloop.LoadScript(path); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := lr.st.Create(session.Meta{FirstPrompt: "Set up the project", Title: "Set up the project"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr.id = string(sess.Meta.ID)
+	lr.runOn(sess, &agentloop.Message{Role: agentloop.RoleUser, Content: []agentloop.Block{{Type: agentloop.BlockText, Text: "Set up the project"}}})
+	lr.start()
+	m := lr.message(titled("Database"), "of the waiting session")
+	if _, v, err := lr.srv.Tap(limit, "U-alice", "@alice", m, channeltest.Pick{Options: []int{1}}); err != nil || !v.OK {
+		t.Fatalf("the tap: %+v, %v", v, err)
+	}
+	done := lr.message(func(m channeltest.Message) bool { return len(m.Replies) > 0 }, "saying where the session continues")
+	if want := "Answered. The agent continues on build-7 in /src/app, once askuser resume " + lr.id + " runs there"; !strings.HasPrefix(done.Replies[0], want) {
+		t.Errorf("the reply:\n%s\nwant it to begin %q", done.Replies[0], want)
+	}
+	time.Sleep(200 * time.Millisecond) // more passes: nothing more is posted or tried
+	if m := lr.srv.Messages()[0]; len(m.Replies) != 1 || tries.Load() != 1 {
+		t.Errorf("replies %q after %d tries", m.Replies, tries.Load())
+	}
+}

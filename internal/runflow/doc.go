@@ -6,6 +6,12 @@
 // records how it ended, and prints it: text for a person (with the working
 // indicator and the tool lines), or Claude Code's json and stream-json.
 //
+// Another program's agent (askuser run --agent, and askuser resume of its
+// session: host.go) is asked for with the same flags and frontends, but
+// run by internal/hostrun: its standard output passes through unchanged,
+// a question nobody answered in time leaves the session waiting (exit 6),
+// and the agent's own failure is cmdutil.ExitAgent.
+//
 // Invariants:
 //   - A run's status maps to its result's subtype and its exit code in one
 //     table (runEnds), whose codes are cmdutil's.

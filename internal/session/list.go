@@ -81,6 +81,12 @@ type Summary struct {
 	// that did not record it). It comes last, after the keys scripts
 	// already match.
 	Machine string `json:"machine,omitempty"`
+	// Host names the agent program of a host session (claude, codex,
+	// gemini, opencode), HostID its own session id and HostState what
+	// happened to it last (host.go); empty for askuser's own sessions.
+	Host      string    `json:"host,omitempty"`
+	HostID    string    `json:"host_session,omitempty"`
+	HostState HostState `json:"host_state,omitempty"`
 	// problem is the error Err words, for Problem.
 	problem error
 }
@@ -150,7 +156,11 @@ func (st *Store) List() ([]Summary, error) {
 // Summary describes the session for a listing.
 func (s *Session) Summary() Summary {
 	sum := Summary{ID: string(s.Meta.ID), Created: s.Meta.Created, Updated: s.Updated, FirstPrompt: s.Meta.FirstPrompt,
-		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Machine: s.Meta.Machine, Pending: len(s.State.Pending()), Questions: s.Waiting()}
+		Title: s.Meta.Title, Cwd: s.Meta.Cwd, Machine: s.Meta.Machine, Pending: len(s.State.Pending()), Questions: s.Waiting(),
+		Host: s.Meta.Host}
+	if s.Host != nil {
+		sum.HostID, sum.HostState = s.Host.ID, s.Host.State
+	}
 	for _, w := range sum.Questions {
 		if w.Agent != "" && !slices.Contains(sum.Agents, w.Agent) {
 			sum.Agents = append(sum.Agents, w.Agent)

@@ -167,6 +167,11 @@ func (s *Session) apply(r record, line int) error {
 		s.target(r).Results[r.ToolUseID] = *r.Result
 	case recStatus:
 		s.Status, s.Detail = r.Status, r.Detail
+	case recHost:
+		if r.Host == nil || r.Host.State == "" {
+			return fmt.Errorf("host record without a state")
+		}
+		s.noteHost(*r.Host)
 	default:
 		return fmt.Errorf("unknown record type %s", ask.Excerpt(r.Type))
 	}

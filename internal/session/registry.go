@@ -67,6 +67,10 @@ type Entry struct {
 	// FollowedUp is set once what the session did next (its final text,
 	// or what it waits on now) was posted beside the set.
 	FollowedUp bool `json:"followed_up,omitempty"`
+	// Elsewhere is where the session continues, once it was said beside
+	// the set that it continues there (another machine, or a folder the
+	// serving machine lacks), not here.
+	Elsewhere string `json:"elsewhere,omitempty"`
 	// Deliveries are the platform ids of the last taps taken, so a
 	// redelivered tap is answered as the first was.
 	Deliveries []string  `json:"deliveries,omitempty"`

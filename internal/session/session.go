@@ -61,8 +61,9 @@ import (
 	"github.com/askuser/askuser/internal/statefile"
 )
 
-// FormatVersion is the journal format version.
-const FormatVersion = 3
+// FormatVersion is the newest journal format this askuser reads: 3 for
+// its own sessions, 4 for host sessions (host.go).
+const FormatVersion = HostFormat
 
 // Meta describes a session: what it runs against and how it began.
 type Meta struct {
@@ -93,6 +94,9 @@ type Meta struct {
 	PermissionMode  string   `json:"permission_mode,omitempty"`
 	// SubagentModel is the model sub-agents run on, when not the run's.
 	SubagentModel string `json:"subagent_model,omitempty"`
+	// Host names the agent program a host session runs (claude, codex,
+	// gemini, opencode); "" for askuser's own agent (host.go).
+	Host string `json:"host,omitempty"`
 }
 
 // record is one journal line.
@@ -122,6 +126,9 @@ type record struct {
 	Detail string           `json:"detail,omitempty"`
 	Turns  int              `json:"turns,omitempty"`
 	Usage  *agentloop.Usage `json:"usage,omitempty"`
+
+	// Host is a host record's (host.go).
+	Host *HostRecord `json:"host,omitempty"`
 }
 
 // Record types.
@@ -135,6 +142,7 @@ const (
 	recStatus   = "status"
 	recPartial  = "partial"
 	recCancel   = "cancel"
+	recHost     = "host"
 )
 
 // Session is an open journal and the conversation it holds.
@@ -151,6 +159,8 @@ type Session struct {
 	// Cancelled is set when the person declined to answer (askuser
 	// cancel) and nothing has happened since.
 	Cancelled *Cancellation
+	// Host is the last host record of a host session (host.go), or nil.
+	Host *HostRecord
 
 	// where names the journal (Backend.Where); j appends to it while the
 	// session is open.

@@ -88,7 +88,11 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	if meta.Title == "" {
 		meta.Title = Title(meta.FirstPrompt)
 	}
-	header, err := json.Marshal(record{Type: recSession, At: meta.Created, Version: FormatVersion, Meta: &meta})
+	format := ownFormat
+	if meta.Host != "" {
+		format = HostFormat
+	}
+	header, err := json.Marshal(record{Type: recSession, At: meta.Created, Version: format, Meta: &meta})
 	if err != nil {
 		return nil, fmt.Errorf("encode session record: %w", err)
 	}

@@ -22,10 +22,15 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/internal/approval"
 	"github.com/askuser/askuser/internal/bridge"
 	"github.com/askuser/askuser/internal/chooser"
 	"github.com/askuser/askuser/internal/cmdutil"
 	"github.com/askuser/askuser/internal/hook"
+	"github.com/askuser/askuser/internal/hostflow"
+	"github.com/askuser/askuser/internal/hostrun"
+	"github.com/askuser/askuser/internal/iostreams"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // defaultHookTimeout is a little under Claude Code's own default hook
@@ -104,6 +109,11 @@ func hookRun(opts *Options) (err error) {
 	defer stop()
 	ctx, cancel := context.WithTimeoutCause(sctx, timeout, fmt.Errorf("the hook's --timeout of %s passed", timeout))
 	defer cancel()
+	if socket := opts.Factory.Getenv(hostrun.EnvSocket); socket != "" {
+		// The agent askuser run --agent (or a resume) runs: that askuser
+		// decides; this hook hands the event over.
+		return handOver(ctx, ios, socket)
+	}
 	asker, rules, err := bridge.New(ctx, opts.Factory, opts.Bridge, "hook")
 	if err != nil && (ctx.Err() != nil || cmdutil.ExitCode(err) != cmdutil.ExitUsage) {
 		// Never fail open: an answers file whose reading a signal cut
@@ -121,11 +131,55 @@ func hookRun(opts *Options) (err error) {
 	if err != nil {
 		return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))
 	}
-	reply := hook.Run(ctx, input, hook.Config{
-		Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.Ask(ctx, req, nil) },
-		Approvals: rules,
-		SelfTool:  "mcp__" + opts.Bridge.Name + "__" + ask.ToolName,
-	})
+	reply, ok := hook.Reply{}, false
+	if asker.Suspends() {
+		// --on-timeout suspend: a call nobody answered in time waits in the
+		// askuser session of its Claude Code session (Claude Code defers it).
+		if reply, ok, err = standalone(ctx, opts, asker, rules, input); err != nil {
+			return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("hook: %w; the call is blocked", err))
+		}
+	}
+	if !ok {
+		reply = hook.Run(ctx, input, hook.Config{
+			Ask:       func(ctx context.Context, req ask.Request) ([]ask.Answer, error) { return asker.AskNow(ctx, req, nil) },
+			Approvals: rules,
+			SelfTool:  "mcp__" + opts.Bridge.Name + "__" + ask.ToolName,
+		})
+	}
+	return printReply(ios, reply)
+}
+
+// standalone decides a PreToolUse event inside the askuser session of its
+// Claude Code session (hostflow.HookStandalone); ok is false for another
+// event.
+func standalone(ctx context.Context, opts *Options, asker *bridge.Asker, rules *approval.Policy, input []byte) (hook.Reply, bool, error) {
+	f := opts.Factory
+	st, err := f.Store(opts.Bridge.Store)
+	if err != nil {
+		return hook.Reply{}, false, err
+	}
+	sa := &hostrun.Standalone{Store: st, Machine: f.Machine(),
+		AskIn: func(id session.ID) hostrun.Asker { return asker.AskIn(st, id) }}
+	reply, ok := hostflow.HookStandalone(ctx, input, sa, rules)
+	return reply, ok, nil
+}
+
+// handOver gives the event on standard input to the askuser at socket
+// (hostflow.HookChild) and prints its decision.
+func handOver(ctx context.Context, ios *iostreams.IOStreams, socket string) error {
+	input, err := cmdutil.UntilDone(ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(ios.In, maxHookInput)) })
+	if err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("hook: read the event on standard input: %w; the call is blocked", err))
+	}
+	path, err := hostrun.SocketFrom(socket)
+	if err != nil {
+		return cmdutil.WithCode(cmdutil.ExitUsage, fmt.Errorf("hook: %w; the call is blocked", err))
+	}
+	return printReply(ios, hostflow.HookChild(ctx, path, input))
+}
+
+// printReply prints a decision: its stdout, its stderr, and its exit.
+func printReply(ios *iostreams.IOStreams, reply hook.Reply) error {
 	if reply.Stderr != "" {
 		fmt.Fprintln(ios.ErrOut, reply.Stderr)
 	}

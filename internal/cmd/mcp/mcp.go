@@ -10,14 +10,19 @@ package mcp
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/askuser/askuser/ask"
 	"github.com/askuser/askuser/internal/bridge"
 	"github.com/askuser/askuser/internal/build"
 	"github.com/askuser/askuser/internal/chooser"
 	"github.com/askuser/askuser/internal/cmdutil"
+	"github.com/askuser/askuser/internal/hostflow"
+	"github.com/askuser/askuser/internal/hostrun"
 	"github.com/askuser/askuser/internal/mcp"
+	"github.com/askuser/askuser/internal/session"
 )
 
 // Options are askuser mcp's flags and arguments.
@@ -64,11 +69,44 @@ func mcpRun(opts *Options) error {
 	if len(opts.Args) > 0 {
 		return cmdutil.UsageErrorf("mcp takes no arguments; configure it with flags, e.g. askuser mcp --answers ci.yaml")
 	}
+	if socket := opts.Factory.Getenv(hostrun.EnvSocket); socket != "" {
+		// The agent askuser run --agent (or a resume) runs: that askuser
+		// serves; this server carries the session to it.
+		path, err := hostrun.SocketFrom(socket)
+		if err != nil {
+			return err
+		}
+		return hostflow.MCPChild(opts.Context, path, ios.In, ios.Out)
+	}
 	asker, rules, err := bridge.New(opts.Context, opts.Factory, opts.Bridge, "mcp")
 	if err != nil {
 		return err
 	}
 	defer asker.Close()
+	askFn := asker.Ask
+	if asker.Suspends() {
+		// --on-timeout suspend: a question nobody answered in time waits
+		// in an askuser session (of the host's session, when the call
+		// names it), for askuser resume.
+		st, err := opts.Factory.Store(opts.Bridge.Store)
+		if err != nil {
+			return err
+		}
+		dir, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		standalone := hostflow.MCPStandalone(&hostrun.Standalone{Store: st, Machine: opts.Factory.Machine(),
+			AskIn: func(id session.ID) hostrun.Asker { return asker.AskIn(st, id) }}, dir)
+		askFn = func(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
+			if req.Kind == ask.KindApproval {
+				// Claude Code's permission prompt cannot wait for a late
+				// answer: denied when the bound passes, nothing left waiting.
+				return asker.AskNow(ctx, req, host)
+			}
+			return standalone(ctx, req, host)
+		}
+	}
 	// An explicit --ask-timeout bounds every call; otherwise a call the
 	// host cannot be heard from is bounded by the server.
 	unwatched := mcp.DefaultUnwatched
@@ -76,7 +114,7 @@ func mcpRun(opts *Options) error {
 		unwatched = 0
 	}
 	srv := mcp.NewServer(mcp.ServeConfig{
-		Version: build.Current(), Ask: asker.Ask, Approvals: rules, Name: opts.Bridge.Name,
+		Version: build.Current(), Ask: askFn, Approvals: rules, Name: opts.Bridge.Name,
 		Unwatched: unwatched, Log: ios.ErrOut, Verbose: opts.Bridge.Asking.Verbose, Instant: asker.Instant(),
 	})
 	return srv.Run(opts.Context, io.NopCloser(ios.In), cmdutil.NopWriteCloser{Writer: ios.Out})

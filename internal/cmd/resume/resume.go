@@ -5,14 +5,19 @@
 // person is answering (context.go); with --wait it blocks until the
 // answers come from elsewhere.
 //
-// A session is resumed by its kind: askuser's own agent loop is the only
-// kind today (resumeLoop); a session of another agent's host would be
-// dispatched to its host room (internal/agenthost) beside it.
+// A session is resumed by its kind: askuser's own agent loop (resumeLoop),
+// or another program's agent (askuser run --agent, or askuser hook and mcp
+// with --on-timeout suspend), which runflow.ResumeHost continues through
+// its host room: Claude Code's very call, the others with a prompt giving
+// the question and the answer. Flags after -- are that agent's own, for
+// this continue.
 package resume
 
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -51,7 +56,7 @@ func NewCmdResume(f *cmdutil.Factory, runF func(*Options) error) *cli.Command {
 	return &cli.Command{
 		Name:      "resume",
 		Usage:     "answer the questions a session stopped on, then let the agent continue",
-		ArgsUsage: "[ID]",
+		ArgsUsage: "[ID] [-- AGENT FLAGS]",
 		Description: `Answers the pending questions of session ID through any frontend — at a terminal,
 --answers FILE, JSON lines on standard input, --frontend auto — and continues the run
 from exactly where it stopped. The tool result tells the model the answer came later,
@@ -67,7 +72,12 @@ no askuser serve resumes it meanwhile. An answer already given is taken at once.
 can park on it, or a later job pick up a session an earlier one suspended. With a team
 store (--store) the answer may come from any machine, and wakes it at once; in the state
 directory's files it is looked for ten times a second. --timeout bounds each wait: when
-it passes, askuser exits 7 and the session still waits.`,
+it passes, askuser exits 7 and the session still waits.
+
+A session of another program's agent (askuser run --agent, or askuser hook / mcp with
+--on-timeout suspend) is continued by that program in its folder: claude -p --resume, whose
+hook answers the very call that waited; codex exec resume, gemini -r, opencode run -s with a
+prompt that gives the question and the answer, and who answered. Flags after -- go to it.`,
 		Flags: append(append(cmdutil.WithoutFlags(runflow.RunFlags(), "input-format"), channelwire.ResumeFlags()...), // resume answers the pending questions only
 			&cli.BoolFlag{Name: "wait", Category: cmdutil.CatAsking, Usage: "block until the pending questions are answered elsewhere (the inbox, a chat channel, another machine), then continue"},
 			&cli.DurationFlag{Name: "timeout", Category: cmdutil.CatTimeouts, Usage: "with --wait: stop waiting after `DURATION` (exit 7); the session still waits"}),
@@ -85,10 +95,11 @@ it passes, askuser exits 7 and the session still waits.`,
 
 func resumeRun(opts *Options) error {
 	f, ios := opts.Factory, opts.Factory.IOStreams
-	if len(opts.Args) > 1 {
-		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments", len(opts.Args))
+	args, extra := agentFlags(opts.Args)
+	if len(args) > 1 {
+		return cmdutil.UsageErrorf("resume takes one session id, got %d arguments (flags after -- are for a session of another program's agent, run with askuser run --agent)", len(args))
 	}
-	if len(opts.Args) == 1 && opts.Args[0] == "" {
+	if len(args) == 1 && args[0] == "" {
 		// Most likely "$ID" with ID unset: resuming another session
 		// instead could answer someone else's question.
 		return cmdutil.UsageErrorf("resume: the session id is empty; give one (askuser sessions lists them), or no argument for the most recent session waiting here")
@@ -108,8 +119,8 @@ func resumeRun(opts *Options) error {
 		return err
 	}
 	id := ""
-	if len(opts.Args) == 1 {
-		id = opts.Args[0]
+	if len(args) == 1 {
+		id = args[0]
 	}
 	if id == "" {
 		var said string
@@ -126,6 +137,13 @@ func resumeRun(opts *Options) error {
 	if sess.Recovered != "" {
 		fmt.Fprintf(ios.ErrOut, "askuser: session %s: %s\n", sess.Meta.ID, sess.Recovered)
 	}
+	if sess.Meta.Host != "" {
+		// Another program's agent: its host room continues it.
+		return runflow.ResumeHost(opts.Context, f, o, store, sess, extra)
+	}
+	if len(extra) > 0 {
+		return cmdutil.UsageErrorf("flags after -- (%s) are for a session of another program's agent, run with askuser run --agent; session %s is askuser's own", ask.Excerpt(strings.Join(extra, " ")), sess.Meta.ID)
+	}
 	if !sess.State.Unfinished() {
 		return cmdutil.UsageErrorf("session %s is not waiting on a question (%s); to add a prompt use askuser run --resume %s \"...\"",
 			sess.Meta.ID, sess.Summary().Status, sess.Meta.ID)
@@ -137,6 +155,18 @@ func resumeRun(opts *Options) error {
 		fmt.Fprintf(ios.ErrOut, "askuser: session %s has no question pending, but its last run stopped before the model answered; continuing from there\n", sess.Meta.ID)
 	}
 	return resumeLoop(opts, o, store, sess)
+}
+
+// agentFlags splits resume's arguments into the session id and the
+// agent's own flags, which follow a -- after it (askuser resume ID --
+// FLAGS: the command line drops the first --, the one before ID if any, and
+// keeps this one). An id after a first -- stays an id, whatever it looks
+// like: serve resumes with "-- ID" so that nothing in an id is a flag.
+func agentFlags(all []string) (args, extra []string) {
+	if i := slices.Index(all, "--"); i >= 0 {
+		return all[:i], all[i+1:]
+	}
+	return all, nil
 }
 
 // resumeLoop continues a session of askuser's own agent loop.

@@ -1,6 +1,7 @@
 package resume
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -43,5 +44,24 @@ func TestWaitOptions(t *testing.T) {
 	}
 	if code, _, _ := cmdtest.RunIn(t, nil, []string{"resume", "--timeout", "5m", "x"}, newCmd); code != cmdutil.ExitUsage {
 		t.Errorf("--timeout without --wait: exit %d", code)
+	}
+}
+
+// The agent's own flags follow a -- after the id; an id after a first --
+// (serve's way) stays an id.
+func TestAgentFlags(t *testing.T) {
+	for _, c := range []struct {
+		in          []string
+		args, extra []string
+	}{
+		{[]string{"ID"}, []string{"ID"}, nil},
+		{[]string{"ID", "--", "--model", "x"}, []string{"ID"}, []string{"--model", "x"}},
+		{[]string{"--mcp-config=x"}, []string{"--mcp-config=x"}, nil}, // an id, refused as one
+		{[]string{"a", "b"}, []string{"a", "b"}, nil},
+	} {
+		args, extra := agentFlags(c.in)
+		if !slices.Equal(args, c.args) || !slices.Equal(extra, c.extra) {
+			t.Errorf("agentFlags(%q) = %q, %q; want %q, %q", c.in, args, extra, c.args, c.extra)
+		}
 	}
 }

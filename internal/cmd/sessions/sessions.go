@@ -225,7 +225,24 @@ func detailLines(s session.Summary) []string {
 	if len(out) > 3 {
 		out = append(out[:3], fmt.Sprintf("and %d more sub-agents", len(out)-3))
 	}
-	return append(out, answered...)
+	return append(append(hostLine(s), out...), answered...)
+}
+
+// hostLine names the agent program of a host session (askuser run
+// --agent, or askuser hook / mcp with --on-timeout suspend): its own
+// session id, and what happened to it last.
+func hostLine(s session.Summary) []string {
+	if s.Host == "" {
+		return nil
+	}
+	line := "agent: " + ask.Display(s.Host)
+	if s.HostID != "" {
+		line += " session " + cmdutil.Clip(ask.Display(s.HostID), 40)
+	}
+	if s.HostState != "" {
+		line += " (" + ask.Display(string(s.HostState)) + ")"
+	}
+	return []string{line}
 }
 
 // shortStatus is a status in a word for the table.

@@ -102,6 +102,16 @@ var migrations = []string{
 		PRIMARY KEY (name, holder)
 	);
 	CREATE INDEX leases_holder ON leases (holder);`,
+
+	// 5: a host session's transcript (Claude Code's .jsonl, Codex's
+	// rollout, Gemini CLI's session file, OpenCode's export), compressed,
+	// one row per session, replaced after every stop and continue, and
+	// gone with its session. The session package bounds its size.
+	`CREATE TABLE host_transcripts (
+		session_id text PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+		data       bytea NOT NULL,
+		updated    timestamptz NOT NULL DEFAULT now()
+	);`,
 }
 
 // migrateLock is the advisory lock migrations run under.

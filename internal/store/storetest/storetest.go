@@ -45,6 +45,7 @@ func Cases() []Case {
 	out = append(out, mailboxCases...)
 	out = append(out, registryCases...)
 	out = append(out, deliveriesCases...)
+	out = append(out, hostCases...)
 	return out
 }
 
