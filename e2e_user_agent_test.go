@@ -23,7 +23,9 @@ func TestRunSendsItsVersionAsUserAgent(t *testing.T) {
 		env  func(url string) []string
 	}{
 		{"anthropic", fakeprovider.NewAnthropic(fakeprovider.Turn{Text: "Done."}),
-			func(url string) []string { return []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=" + fakeKey} }},
+			func(url string) []string {
+				return []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=" + fakeKey}
+			}},
 		{"openai", fakeprovider.NewOpenAI(fakeprovider.Turn{Text: "Done."}),
 			func(url string) []string { return []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=" + fakeKey} }},
 	} {
