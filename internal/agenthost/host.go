@@ -256,6 +256,21 @@ type File struct {
 }
 
 // bin is the program a run or session names, or the host's own name.
+// NpmPackage is the npm package that installs k's program.
+func NpmPackage(k Kind) string {
+	switch k {
+	case Claude:
+		return "@anthropic-ai/claude-code"
+	case Codex:
+		return "@openai/codex"
+	case Gemini:
+		return "@google/gemini-cli"
+	case OpenCode:
+		return "opencode-ai"
+	}
+	return ""
+}
+
 func bin(b string, k Kind) string {
 	if b != "" {
 		return b

@@ -143,7 +143,7 @@ func continueWith(ctx context.Context, st *session.Store, sess *session.Session,
 	}
 	crashAt(stepContinuing)
 	holder := &Holder{Store: st, Sess: sess, Ask: asker, Log: a.Stderr, Continues: true}
-	a.Dir = s.Dir
+	a.Dir, a.Kind = s.Dir, h.Kind()
 	var contErr error
 	r, err := runAgent(ctx, st, holder, a, serve, func(w agenthost.Wiring) (*exec.Cmd, error) {
 		cmd, err := h.Continue(ctx, s, agenthost.Continuation{Answers: answers, Question: &in, Env: env, Extra: extra}, w)

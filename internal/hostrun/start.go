@@ -165,6 +165,10 @@ func runAgent(ctx context.Context, st *session.Store, holder *Holder, a Agent, s
 	}
 	detachSignals(cmd)
 	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return r, fmt.Errorf("cannot find %s's program %q on PATH: install it (npm install -g %s) or put the folder that holds it on PATH",
+				a.Kind, cmd.Path, agenthost.NpmPackage(a.Kind))
+		}
 		return r, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	if holder.Sess.Host != nil && holder.Sess.Host.State == session.HostContinuing {
