@@ -28,7 +28,7 @@ var ErrNothingWaits = errors.New("no call of the agent waits for an answer")
 // date (Recover). extra are host flags for this continue only.
 func Continue(ctx context.Context, st *session.Store, sess *session.Session, a Agent, extra []string, ask Asker, serve Serve) Outcome {
 	out := Outcome{Session: sess.Meta.ID}
-	if err := Recover(ctx, st, sess, a.agentEnv()); err != nil {
+	if err := Recover(ctx, st, sess, a.agentEnv(), a.Stderr); err != nil {
 		out.Err = err
 		return out
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/askuser/askuser/agentloop"
 	"github.com/askuser/askuser/internal/agenthost"
@@ -14,11 +16,14 @@ import (
 // agent ran (askuser killed, the machine restarted): nothing recorded that
 // the agent stopped, so where it stopped is read from the host's own
 // files, as Start would have, once the agent has ended. An agent that
-// still runs (its host lock is held) is an error wrapping ErrAgentRuns. A
+// still runs past agentEndWait (its host lock is held) is an error
+// wrapping ErrAgentRuns. A
 // continue cut short is left to Continue, which reads whether the call ran
 // (Claude Code) or the prompt was taken (the others), so nothing runs
-// twice. The caller holds the session.
-func Recover(ctx context.Context, st *session.Store, sess *session.Session, env []string) error {
+// twice. The caller holds the session. An agent that still runs (its
+// askuser was killed; without it, it soon ends its turn) is waited for,
+// up to agentEndWait, saying so on say once.
+func Recover(ctx context.Context, st *session.Store, sess *session.Session, env []string, say io.Writer) error {
 	rec := sess.Host
 	if rec == nil {
 		return fmt.Errorf("session %s is not a session of an agent askuser runs", sess.Meta.ID)
@@ -28,9 +33,10 @@ func Recover(ctx context.Context, st *session.Store, sess *session.Session, env 
 	default:
 		return nil
 	}
-	lock, err := takeHostLock(st.Dir, string(sess.Meta.ID))
+	lock, err := waitHostLock(ctx, st.Dir, string(sess.Meta.ID), say)
 	if errors.Is(err, errAgentRuns) {
-		return fmt.Errorf("session %s: %w (started by an askuser that has ended); wait for it to end, then resume again", sess.Meta.ID, err)
+		return fmt.Errorf("session %s: %w (started by an askuser that has ended) after %s; wait for it to end, then resume again",
+			sess.Meta.ID, err, agentEndWait)
 	}
 	if err != nil {
 		return err
@@ -60,4 +66,36 @@ func Recover(ctx context.Context, st *session.Store, sess *session.Session, env 
 	}
 	out := stopped(ctx, st, holder, h, stop, serr, ran{}, env)
 	return out.Err
+}
+
+// agentEndWait bounds how long a resume waits for the agent of a session
+// whose askuser ended while it ran.
+var agentEndWait = 2 * time.Minute
+
+// waitHostLock takes session id's host lock, waiting while the agent that
+// holds it runs, up to agentEndWait or ctx's end (then errAgentRuns).
+func waitHostLock(ctx context.Context, dir, id string, say io.Writer) (*hostLock, error) {
+	lock, err := takeHostLock(dir, id)
+	if !errors.Is(err, errAgentRuns) {
+		return lock, err
+	}
+	if say != nil {
+		fmt.Fprintf(say, "askuser: the agent of session %s still runs (started by an askuser that has ended); waiting up to %s for it to end\n", id, agentEndWait)
+	}
+	deadline := time.NewTimer(agentEndWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, errAgentRuns
+		case <-deadline.C:
+			return nil, errAgentRuns
+		case <-tick.C:
+		}
+		if lock, err = takeHostLock(dir, id); !errors.Is(err, errAgentRuns) {
+			return lock, err
+		}
+	}
 }
