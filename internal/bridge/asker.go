@@ -161,10 +161,16 @@ func (b *Asker) Ask(ctx context.Context, req ask.Request, host ask.Frontend) ([]
 // nothing is left waiting that no one would take.
 func (b *Asker) AskNow(ctx context.Context, req ask.Request, host ask.Frontend) ([]ask.Answer, error) {
 	policy := b.onTimeout
-	if policy == ask.PolicySuspend {
-		policy = ask.PolicyError
+	if policy != ask.PolicySuspend {
+		return b.ask(ctx, req, host, policy)
 	}
-	return b.ask(ctx, req, host, policy)
+	answers, err := b.ask(ctx, req, host, ask.PolicyError)
+	if errors.Is(err, ask.ErrTimeout) && ctx.Err() == nil && b.log != nil {
+		// Where to answer was said when the set began to wait; it waits
+		// no more, and whoever reads this log must not look for it.
+		fmt.Fprintf(b.log, "askuser: nobody answered within %s; this call cannot wait for a later answer (--on-timeout suspend keeps only questions and PreToolUse approvals), so it was refused and nothing waits\n", b.timeout)
+	}
+	return answers, err
 }
 
 func (b *Asker) ask(ctx context.Context, req ask.Request, host ask.Frontend, policy ask.Policy) ([]ask.Answer, error) {
