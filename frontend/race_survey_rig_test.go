@@ -4,6 +4,7 @@ package frontend
 
 import (
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/asktest"
 	"github.com/askuser/askuser/internal/termtest"
 )
 
@@ -22,31 +23,11 @@ type surveyResult struct {
 
 func plain(s *Survey) { s.Plain = true }
 
-func databaseQuestion() ask.Question {
-	return ask.Question{
-		Question: "Which database should we use?",
-		Header:   "Database",
-		Options: []ask.Option{
-			{Label: "MongoDB", Description: "Document DB, flexible schema"},
-			{Label: "PostgreSQL (Recommended)", Description: "Robust relational DB"},
-			{Label: "SQLite", Description: "Embedded DB, zero configuration"},
-		},
-	}
-}
-
-func featuresQuestion() ask.Question {
-	return ask.Question{
-		Question:    "Which features should we enable?",
-		Header:      "Features",
-		MultiSelect: true,
-		Options: []ask.Option{
-			{Label: "TypeScript", Description: "Type safety and better IDE support"},
-			{Label: "ESLint + Prettier (Recommended)", Description: "Code linting and formatting"},
-			{Label: "Testing (Vitest)", Description: "Unit and component testing"},
-			{Label: "Tailwind CSS", Description: "Utility-first CSS framework"},
-		},
-	}
-}
+// The prompt's sample questions, shared with its other tests.
+var (
+	databaseQuestion = asktest.DatabaseQuestion
+	featuresQuestion = asktest.FeaturesQuestion
+)
 
 func oneQuestion(q ask.Question) ask.Request {
 	return ask.Request{ID: "r1", Questions: []ask.Question{q}}

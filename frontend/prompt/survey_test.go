@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askuser/askuser/ask"
+	"github.com/askuser/askuser/ask/asktest"
 	"github.com/askuser/askuser/internal/termtest"
 )
 
@@ -159,31 +160,11 @@ func checkAnswers(t *testing.T, got []ask.Answer, want ...ask.Answer) {
 	}
 }
 
-func databaseQuestion() ask.Question {
-	return ask.Question{
-		Question: "Which database should we use?",
-		Header:   "Database",
-		Options: []ask.Option{
-			{Label: "MongoDB", Description: "Document DB, flexible schema"},
-			{Label: "PostgreSQL (Recommended)", Description: "Robust relational DB"},
-			{Label: "SQLite", Description: "Embedded DB, zero configuration"},
-		},
-	}
-}
-
-func featuresQuestion() ask.Question {
-	return ask.Question{
-		Question:    "Which features should we enable?",
-		Header:      "Features",
-		MultiSelect: true,
-		Options: []ask.Option{
-			{Label: "TypeScript", Description: "Type safety and better IDE support"},
-			{Label: "ESLint + Prettier (Recommended)", Description: "Code linting and formatting"},
-			{Label: "Testing (Vitest)", Description: "Unit and component testing"},
-			{Label: "Tailwind CSS", Description: "Utility-first CSS framework"},
-		},
-	}
-}
+// The prompt's sample questions, shared with its other tests.
+var (
+	databaseQuestion = asktest.DatabaseQuestion
+	featuresQuestion = asktest.FeaturesQuestion
+)
 
 func person(q ask.Question, selected []string, custom string) ask.Answer {
 	if selected == nil {
