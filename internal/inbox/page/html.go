@@ -134,26 +134,8 @@ type PageData struct {
 // Layout is the whole page around d.Body.
 func Layout(d PageData) string {
 	var h html
-	h.s(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="referrer" content="no-referrer">
-<title>`)
-	h.t(d.Title)
-	h.s(`</title>
-<link rel="stylesheet" href="/assets/page.css">
-<script src="/assets/page.js" defer></script>
-</head>
-<body>
-<header class="top">
-<a class="brand" href="/">askuser</a>
-<span class="heading">`)
-	h.t(d.Heading)
-	h.s(`</span>
-</header>
+	h.top(d.Title, d.Heading, true)
+	h.s(`
 <p id="live" class="live" role="status" aria-live="polite"></p>
 <main id="main" data-fragment="`)
 	h.t(d.Fragment)
@@ -165,6 +147,35 @@ func Layout(d PageData) string {
 </html>
 `)
 	return h.String()
+}
+
+// top writes a page's head (its script when script is set) and the
+// header every page shows.
+func (h *html) top(title, heading string, script bool) {
+	h.s(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>`)
+	h.t(title)
+	h.s(`</title>
+<link rel="stylesheet" href="/assets/page.css">
+`)
+	if script {
+		h.s(`<script src="/assets/page.js" defer></script>
+`)
+	}
+	h.s(`</head>
+<body>
+<header class="top">
+<a class="brand" href="/">askuser</a>
+<span class="heading">`)
+	h.t(heading)
+	h.s(`</span>
+</header>`)
 }
 
 // Render writes the named page body for data, its view.

@@ -7,25 +7,8 @@ package page
 // else. code is the HTTP status, for the title.
 func Refused(code int, status, msg string) string {
 	var h html
-	h.s(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="referrer" content="no-referrer">
-<title>askuser · `)
-	h.t(status)
-	h.s(`</title>
-<link rel="stylesheet" href="/assets/page.css">
-</head>
-<body>
-<header class="top">
-<a class="brand" href="/">askuser</a>
-<span class="heading">`)
-	h.t(status)
-	h.s(`</span>
-</header>
+	h.top("askuser · "+status, status, false)
+	h.s(`
 <main id="main">
 <section class="panel refused" data-code="`)
 	h.n(code)
