@@ -1,6 +1,9 @@
 package agenthost
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // arity is how many arguments after an option its parser takes.
 type arity int
@@ -114,6 +117,18 @@ func flatten(tokens []token) []string {
 		out = append(out, t.raw...)
 	}
 	return out
+}
+
+// refuse is the error for the first of tokens that refused names (with
+// why it cannot be used), or nil: prog is the agent's program, what the
+// command that runs it.
+func refuse(tokens []token, refused map[string]string, prog, what string) error {
+	for _, t := range tokens {
+		if why, ok := refused[t.name]; ok {
+			return fmt.Errorf("%s: %s %s cannot be used: %s", what, prog, t.name, why)
+		}
+	}
+	return nil
 }
 
 // find returns the first token named one of names.

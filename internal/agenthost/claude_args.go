@@ -55,12 +55,7 @@ var claudeRefused = map[string]string{
 
 // claudeCheck refuses what would break a continue.
 func claudeCheck(tokens []token, what string) error {
-	for _, t := range tokens {
-		if why, ok := claudeRefused[t.name]; ok {
-			return fmt.Errorf("%s: claude %s cannot be used: %s", what, t.name, why)
-		}
-	}
-	return nil
+	return refuse(tokens, claudeRefused, "claude", what)
 }
 
 // claudeResumeDropped are the options of the first run a continue leaves

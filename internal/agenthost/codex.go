@@ -54,10 +54,8 @@ func codexSplit(args []string, what string) (global, execTokens []token, err err
 			break
 		}
 		global, execTokens = tokens[:i], tokens[i+1:]
-		for _, t := range append(append([]token{}, global...), execTokens...) {
-			if why, ok := codexRefused[t.name]; ok {
-				return nil, nil, fmt.Errorf("%s: codex %s cannot be used: %s", what, t.name, why)
-			}
+		if err := refuse(append(append([]token{}, global...), execTokens...), codexRefused, "codex", what); err != nil {
+			return nil, nil, err
 		}
 		return global, execTokens, nil
 	}

@@ -50,10 +50,8 @@ var geminiRefused = map[string]string{
 }
 
 func geminiCheck(tokens []token, what string) error {
-	for _, t := range tokens {
-		if why, ok := geminiRefused[t.name]; ok {
-			return fmt.Errorf("%s: gemini %s cannot be used: %s", what, t.name, why)
-		}
+	if err := refuse(tokens, geminiRefused, "gemini", what); err != nil {
+		return err
 	}
 	if _, ok := find(tokens, "-p", "--prompt"); !ok {
 		return fmt.Errorf("%s: askuser runs gemini headless: give the prompt with -p \"the task\"", what)

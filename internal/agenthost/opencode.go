@@ -45,8 +45,8 @@ var openCodeRefused = map[string]string{
 func openCodeSplit(args []string, what string) (global, runTokens []token, err error) {
 	tokens := scan(args, openCodeOptions)
 	for i, t := range tokens {
-		if why, ok := openCodeRefused[t.name]; ok {
-			return nil, nil, fmt.Errorf("%s: opencode %s cannot be used: %s", what, t.name, why)
+		if err := refuse([]token{t}, openCodeRefused, "opencode", what); err != nil {
+			return nil, nil, err
 		}
 		if t.positional() && global == nil && runTokens == nil {
 			if t.raw[0] != "run" {
