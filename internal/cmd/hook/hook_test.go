@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,15 +16,6 @@ const hookAsk = `{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","
 
 func hookBash(cmd string) string {
 	return `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_2","tool_input":{"command":"` + cmd + `"}}`
-}
-
-func writeFile(t *testing.T, name, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // runHookCmd runs askuser hook in process and decodes its decision.
@@ -47,18 +37,8 @@ func runHookCmd(t *testing.T, stdin string, args ...string) (code int, out map[s
 	return code, out, e.String()
 }
 
-const rulesFile = `# rules before answers: line numbers below must stay right
-approvals:
-  allow: ["Bash(git status:*)"]
-  deny:
-    - "Bash(rm:*)"
-unanswered: error
-answers:
-  Database: PostgreSQL
-`
-
 func TestHookAnswersFileWithApprovals(t *testing.T) {
-	f := writeFile(t, "ci.yaml", rulesFile)
+	f := cmdtest.WriteFile(t, "ci.yaml", cmdtest.RulesFile)
 	_, out, _ := runHookCmd(t, hookAsk, "--answers", f)
 	answers := out["updatedInput"].(map[string]any)["answers"].(map[string]any)
 	if out["permissionDecision"] != "allow" || answers["Which database should we use?"] != "PostgreSQL (Recommended)" {
@@ -100,16 +80,16 @@ func TestHookAnswersFileWithApprovals(t *testing.T) {
 // never as a crash that would let the call run.
 func TestHookBrokenAnswersFileDenies(t *testing.T) {
 	for name, tc := range map[string]struct{ file, want string }{
-		"bad label":    {strings.Replace(rulesFile, "PostgreSQL", "Postgres", 1), ":8:"},
-		"bad rule":     {strings.Replace(rulesFile, "Bash(rm:*)", "mcp__*", 1), "mcp__*"},
-		"unknown key":  {strings.Replace(rulesFile, "  allow:", "  allowed:", 1), "allowed"},
+		"bad label":    {strings.Replace(cmdtest.RulesFile, "PostgreSQL", "Postgres", 1), ":8:"},
+		"bad rule":     {strings.Replace(cmdtest.RulesFile, "Bash(rm:*)", "mcp__*", 1), "mcp__*"},
+		"unknown key":  {strings.Replace(cmdtest.RulesFile, "  allow:", "  allowed:", 1), "allowed"},
 		"not yaml":     {"answers: [", "answers"},
 		"missing file": {"", "does not exist; check the path"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := filepath.Join(t.TempDir(), "missing.yaml")
 			if tc.file != "" {
-				f = writeFile(t, "ci.yaml", tc.file)
+				f = cmdtest.WriteFile(t, "ci.yaml", tc.file)
 			}
 			code, out, _ := runHookCmd(t, hookAsk, "--answers", f)
 			reason, _ := out["permissionDecisionReason"].(string)
@@ -153,7 +133,7 @@ func TestHookPolicyNeverApproves(t *testing.T) {
 // A path rule's /path is the answers file's folder; other paths are read
 // against the event's cwd, and .. that leaves the folder is not allowed.
 func TestHookPathRulesFromAnswersFile(t *testing.T) {
-	f := writeFile(t, "ci.yaml", "approvals:\n  allow: [\"Edit(/docs/**)\"]\nunanswered: error\n")
+	f := cmdtest.WriteFile(t, "ci.yaml", "approvals:\n  allow: [\"Edit(/docs/**)\"]\nunanswered: error\n")
 	dir := filepath.Dir(f)
 	event := func(cwd, path string) string {
 		return `{"hook_event_name":"PreToolUse","cwd":"` + cwd + `","tool_name":"Write","tool_use_id":"toolu_3","tool_input":{"file_path":"` + path + `","content":"x"}}`

@@ -6,8 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,28 +18,9 @@ import (
 // sends as AskUserQuestion's arguments.
 const hookAsk = `{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_use_id":"toolu_1","tool_input":{"questions":[{"question":"Which database should we use?","header":"Database","options":[{"label":"PostgreSQL (Recommended)","description":"R"},{"label":"SQLite","description":"E"}],"multiSelect":false}]}}`
 
-func writeFile(t *testing.T, name, text string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-const rulesFile = `# rules before answers: line numbers below must stay right
-approvals:
-  allow: ["Bash(git status:*)"]
-  deny:
-    - "Bash(rm:*)"
-unanswered: error
-answers:
-  Database: PostgreSQL
-`
-
 // TestMCPCommand runs askuser mcp in process over pipes, as a host would.
 func TestMCPCommand(t *testing.T) {
-	f := writeFile(t, "ci.yaml", rulesFile)
+	f := cmdtest.WriteFile(t, "ci.yaml", cmdtest.RulesFile)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	var errOut bytes.Buffer

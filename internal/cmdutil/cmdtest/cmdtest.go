@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -59,3 +60,28 @@ func RunIn(t testing.TB, vars map[string]string, args []string, cmds ...New) (co
 	}
 	return cmdutil.ExitCode(err), out.String(), errOut.String()
 }
+
+// WriteFile writes text to a file name in a folder of the test's own, and
+// returns its path.
+func WriteFile(t testing.TB, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// RulesFile is an answers file with approval rules (allow git status,
+// deny rm), unanswered: error, and one answer (Database: PostgreSQL), for
+// the tests of askuser hook and askuser mcp. Its rules come before its
+// answers: line numbers in those tests count on it.
+const RulesFile = `# rules before answers: line numbers below must stay right
+approvals:
+  allow: ["Bash(git status:*)"]
+  deny:
+    - "Bash(rm:*)"
+unanswered: error
+answers:
+  Database: PostgreSQL
+`
