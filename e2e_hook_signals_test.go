@@ -93,17 +93,25 @@ func TestFirstSIGTERMEndsReads(t *testing.T) {
 }
 
 // waitReadingStdin waits until a thread of process pid is blocked
-// reading its standard input (Linux's /proc/PID/task/*/syscall: the read
-// system call on descriptor 0). askuser installs its signal handlers
-// before it reads anything, so a signal sent then is handled, not fatal.
-// Where there is no such file the test is skipped.
+// reading its standard input (the read system call on descriptor 0).
+// askuser installs its signal handlers before it reads anything, so a
+// signal sent then is handled, not fatal.
 func waitReadingStdin(t *testing.T, pid int) {
 	t.Helper()
-	want := strconv.Itoa(syscall.SYS_READ) + " 0x0 "
+	waitInSyscall(t, pid, syscall.SYS_READ, 0, "askuser never read its standard input")
+}
+
+// waitInSyscall waits until a thread of process pid is blocked in system
+// call nr on descriptor fd (Linux's /proc/PID/task/*/syscall), and fails
+// saying never when it is not within waitLimit. Where there is no such
+// file the test is skipped.
+func waitInSyscall(t *testing.T, pid, nr, fd int, never string) {
+	t.Helper()
+	want := strconv.Itoa(nr) + " 0x" + strconv.FormatInt(int64(fd), 16) + " "
 	for deadline := time.Now().Add(waitLimit); ; time.Sleep(5 * time.Millisecond) {
 		tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/syscall")
 		if err != nil || len(tasks) == 0 {
-			t.Skipf("no /proc here to see when askuser reads its input (%v)", err)
+			t.Skipf("no /proc here to see what askuser waits in (%v)", err)
 		}
 		for _, task := range tasks {
 			if b, err := os.ReadFile(task); err == nil && strings.HasPrefix(string(b), want) {
@@ -111,7 +119,7 @@ func waitReadingStdin(t *testing.T, pid int) {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("askuser never read its standard input")
+			t.Fatal(never)
 		}
 	}
 }

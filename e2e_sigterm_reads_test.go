@@ -78,7 +78,9 @@ func TestSIGTERMEndsEveryWait(t *testing.T) {
 		{name: "ask --frontend stdio", args: []string{"ask", db, "--frontend", "stdio"}, code: 130,
 			ready: func(t *testing.T, p *exec.Cmd, _ *syncBuffer) { waitReadingStdin(t, p.Process.Pid) }},
 		{name: "ask --protocol-fd 3, nobody reading it", args: []string{"ask", db, "--frontend", "stdio", "--protocol-fd", "3"}, code: 130, fullFD3: true,
-			ready: func(t *testing.T, p *exec.Cmd, _ *syncBuffer) { waitBlockedWriting(t, p.Process.Pid) }},
+			ready: func(t *testing.T, p *exec.Cmd, _ *syncBuffer) {
+				waitInSyscall(t, p.Process.Pid, syscall.SYS_WRITE, 3, "askuser never blocked writing to its full descriptor 3")
+			}},
 		{name: "ask --frontend web", args: []string{"ask", db, "--frontend", "web"}, code: 130,
 			ready: func(t *testing.T, _ *exec.Cmd, stderr *syncBuffer) {
 				for deadline := time.Now().Add(waitLimit); !urlPattern.MatchString(stderr.String()); time.Sleep(10 * time.Millisecond) {
@@ -156,27 +158,5 @@ func fullPipe(t *testing.T) *os.File {
 			}
 			t.Fatal(err)
 		}
-	}
-}
-
-// waitBlockedWriting waits until a thread of process pid is blocked
-// writing to a pipe (its wchan is pipe_write).
-func waitBlockedWriting(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for {
-		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/wchan")
-		for _, task := range tasks {
-			if b, err := os.ReadFile(task); err == nil && strings.Contains(string(b), "pipe_write") {
-				return
-			}
-		}
-		if len(tasks) == 0 {
-			t.Skip("no /proc/PID/task/*/wchan here")
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("askuser never blocked writing to its full descriptor 3")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
